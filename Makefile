@@ -1,0 +1,141 @@
+# profq - the one build. `make help` lists the targets.
+
+CC         ?= cc
+PKG_CONFIG ?= pkg-config
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+LIBDIR     ?= $(PREFIX)/lib
+DATADIR    ?= $(PREFIX)/share
+DESTDIR    ?=
+B          ?= build
+CFLAGS     ?= -O2 -g
+LDFLAGS    ?=
+CUDA_HOME  ?= /usr/local/cuda
+
+WARN     := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wformat=2 -Werror
+DEFS     := -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L
+# Recursive '=' so a `make deps` earlier in the same command line is seen.
+DEP_CFLAGS = $(shell $(PKG_CONFIG) --cflags sqlite3 libcjson zlib)
+DEP_LIBS   = $(shell $(PKG_CONFIG) --libs sqlite3 libcjson zlib) -lm
+ALL_CFLAGS = $(WARN) $(DEFS) -fPIC -MMD -MP -Ilib -Iext -Icli $(DEP_CFLAGS) $(CFLAGS)
+
+LIB_SRCS := $(wildcard lib/*.c)
+EXT_SRCS := $(wildcard ext/*.c)
+CLI_SRCS := $(wildcard cli/*.c)
+QUERIES  := $(sort $(wildcard queries/*.sql))
+TEST_C   := $(wildcard tests/c/*_test.c)
+
+LIB_OBJS      := $(LIB_SRCS:%.c=$(B)/%.o) $(B)/gen/schema_sql.o
+EXT_OBJS      := $(EXT_SRCS:%.c=$(B)/%.o)
+EXT_CORE_OBJS := $(EXT_SRCS:ext/%.c=$(B)/ext-core/%.o)
+CLI_OBJS      := $(CLI_SRCS:%.c=$(B)/%.o) $(B)/gen/queries.o
+TEST_BINS     := $(TEST_C:tests/c/%_test.c=$(B)/tests/%)
+
+# The collector needs CUPTI: in include/ + lib64/ or lib/, under targets/, or in extras/CUPTI/.
+CUPTI_INC := $(firstword $(foreach d,$(CUDA_HOME)/include $(CUDA_HOME)/extras/CUPTI/include \
+		$(wildcard $(CUDA_HOME)/targets/*/include),$(if $(wildcard $(d)/cupti.h),$(d))))
+CUPTI_LIB := $(firstword $(foreach d,$(CUDA_HOME)/lib64 $(CUDA_HOME)/lib \
+		$(CUDA_HOME)/extras/CUPTI/lib64 $(wildcard $(CUDA_HOME)/targets/*/lib), \
+		$(if $(wildcard $(d)/libcupti.so),$(d))))
+COLLECTOR_SRCS := $(wildcard collector/*.c)
+ifneq ($(and $(CUPTI_INC),$(CUPTI_LIB)),)
+  ifneq ($(COLLECTOR_SRCS),)
+    COLLECTOR := $(B)/libprofq_collector.so
+  endif
+else
+  $(info profq: CUPTI not found under CUDA_HOME=$(CUDA_HOME); building without the collector)
+endif
+
+.PHONY: all deps depcheck demo test check asan bench install uninstall clean help
+all: $(B)/profq $(B)/profq.so $(COLLECTOR) $(TEST_BINS)
+
+help:
+	@echo "make            build profq, profq.so (and the collector when CUPTI is found) into $(B)/"
+	@echo "make deps       install the Debian packages the build and the tests need"
+	@echo "make demo       deps + build, then write and report on a built-in example profile"
+	@echo "make test       deps + build, then run the test suite (prove -r tests/)"
+	@echo "make asan       the test suite under AddressSanitizer and UBSan (in build-asan/)"
+	@echo "make install    PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)"
+
+deps:
+	@sh scripts/install-deps.sh
+
+depcheck:
+	@$(PKG_CONFIG) --exists sqlite3 libcjson zlib || { echo "profq: missing build \
+	dependencies (pkg-config modules sqlite3, libcjson, zlib): run 'make deps'" >&2; exit 1; }
+
+$(B)/gen/schema_sql.c: schema/schema.sql schema/views.sql scripts/embed.sh
+	@mkdir -p $(@D)
+	sh scripts/embed.sh $@ pq_schema_sql=schema/schema.sql pq_views_sql=schema/views.sql
+
+$(B)/gen/queries.c: $(QUERIES) scripts/embed-queries.sh
+	@mkdir -p $(@D)
+	sh scripts/embed-queries.sh $@ $(QUERIES)
+
+$(B)/%.o: %.c | depcheck
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# Embedded files are long string literals, which GCC and Clang both take.
+$(B)/gen/%.o: $(B)/gen/%.c
+	$(CC) $(ALL_CFLAGS) -Wno-overlength-strings -c -o $@ $<
+
+$(B)/ext-core/%.o: ext/%.c | depcheck
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -DSQLITE_CORE -c -o $@ $<
+
+$(B)/libprofq.a: $(LIB_OBJS)
+	rm -f $@
+	ar rcs $@ $^
+
+# The loadable extension calls SQLite only through the sqlite3_api pointer: no -lsqlite3.
+$(B)/profq.so: $(EXT_OBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -o $@ $^ -lm
+
+$(B)/profq: $(CLI_OBJS) $(EXT_CORE_OBJS) $(B)/libprofq.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(DEP_LIBS)
+
+$(B)/tests/%: tests/c/%_test.c tests/c/tap.h $(B)/libprofq.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Itests/c -o $@ $< $(B)/libprofq.a $(DEP_LIBS)
+
+$(B)/examples/demo: examples/demo.c $(B)/libprofq.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libprofq.a $(DEP_LIBS)
+
+$(COLLECTOR): $(COLLECTOR_SRCS:%.c=$(B)/%.o) $(B)/libprofq.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -o $@ $^ -L$(CUPTI_LIB) -Wl,-rpath,$(CUPTI_LIB) \
+		-lcupti -lpthread -ldl $(DEP_LIBS)
+
+$(COLLECTOR_SRCS:%.c=$(B)/%.o): ALL_CFLAGS += -I$(CUPTI_INC)
+
+demo: deps
+	@$(MAKE) --no-print-directory all $(B)/examples/demo
+	@sh examples/demo.sh $(B)
+
+test check: deps
+	@$(MAKE) --no-print-directory all
+	PROFQ_BUILD=$(B) prove -r tests/
+
+ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+asan: deps
+	@$(MAKE) --no-print-directory B=build-asan CFLAGS="$(ASAN_FLAGS)" LDFLAGS="$(ASAN_FLAGS)" all
+	PROFQ_BUILD=build-asan PROFQ_ASAN=1 ASAN_OPTIONS=detect_leaks=1 prove -r tests/
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/profq $(DESTDIR)$(DATADIR)/profq/schema \
+		$(DESTDIR)$(DATADIR)/profq/queries
+	install -m 755 $(B)/profq $(DESTDIR)$(BINDIR)/profq
+	install -m 644 $(B)/profq.so $(DESTDIR)$(LIBDIR)/profq/profq.so
+	$(if $(COLLECTOR),install -m 644 $(COLLECTOR) $(DESTDIR)$(LIBDIR)/profq/)
+	install -m 644 schema/*.sql $(DESTDIR)$(DATADIR)/profq/schema/
+	$(if $(QUERIES),install -m 644 $(QUERIES) $(DESTDIR)$(DATADIR)/profq/queries/)
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/profq
+	rm -rf $(DESTDIR)$(LIBDIR)/profq $(DESTDIR)$(DATADIR)/profq
+
+clean:
+	rm -rf build build-asan
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

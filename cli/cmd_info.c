@@ -1,0 +1,147 @@
+/* cmd_info.c - `profq info DB`: what a database holds. */
+#include <getopt.h>
+#include <string.h>
+
+#include "cli.h"
+#include "version.h"
+
+static const char runs_sql[] =
+	"SELECT id AS run, source, status,"
+	" CASE WHEN start_ns IS NULL THEN NULL"
+	"      WHEN time_base = 'unix'"
+	"      THEN strftime('%Y-%m-%d %H:%M:%f', start_ns / 1000000000.0, 'unixepoch') || ' UTC'"
+	"      ELSE start_ns || ' ns (relative)' END AS start,"
+	" printf('%.6f', (end_ns - start_ns) / 1e9) AS duration_s,"
+	" (SELECT count(*) FROM processes p WHERE p.run_id = runs.id) AS processes,"
+	" (SELECT count(*) FROM devices d WHERE d.run_id = runs.id) AS devices,"
+	" source_path AS path "
+	"FROM runs ORDER BY id";
+
+static const char devices_sql[] =
+	"SELECT run_id AS run, ordinal AS device, name,"
+	" compute_major || '.' || compute_minor AS compute_capability, sm_count,"
+	" printf('%.2f', global_memory_bytes / 1073741824.0) AS memory_gib,"
+	" printf('%.1f', memory_bandwidth_bytes_per_s / 1e9) AS bandwidth_gb_s "
+	"FROM devices ORDER BY run_id, ordinal";
+
+static const char rows_sql[] =
+	"SELECT 'kernels' AS \"table\", count(*) AS rows FROM kernels"
+	" UNION ALL SELECT 'memcpys', count(*) FROM memcpys"
+	" UNION ALL SELECT 'memsets', count(*) FROM memsets"
+	" UNION ALL SELECT 'api_calls', count(*) FROM api_calls"
+	" UNION ALL SELECT 'ranges', count(*) FROM ranges"
+	" UNION ALL SELECT 'marks', count(*) FROM marks"
+	" UNION ALL SELECT 'memory_events', count(*) FROM memory_events"
+	" UNION ALL SELECT 'counters', count(*) FROM counters"
+	" UNION ALL SELECT 'synchronizations', count(*) FROM synchronizations"
+	" UNION ALL SELECT 'flows', count(*) FROM flows"
+	" UNION ALL SELECT 'processes', count(*) FROM processes"
+	" UNION ALL SELECT 'threads', count(*) FROM threads"
+	" UNION ALL SELECT 'devices', count(*) FROM devices"
+	" UNION ALL SELECT 'streams', count(*) FROM streams"
+	" UNION ALL SELECT 'strings', count(*) FROM strings";
+
+/* Over runs on the Unix epoch only: relative clocks of different runs do not compare. */
+static const char span_sql[] =
+	"SELECT strftime('%Y-%m-%d %H:%M:%f', min(start_ns) / 1000000000.0, 'unixepoch') || ' UTC'"
+	" AS first_event,"
+	" strftime('%Y-%m-%d %H:%M:%f', max(end_ns) / 1000000000.0, 'unixepoch') || ' UTC'"
+	" AS last_event,"
+	" printf('%.6f', (max(end_ns) - min(start_ns)) / 1e9) AS span_s "
+	"FROM runs WHERE time_base = 'unix' AND start_ns IS NOT NULL";
+
+static const struct {
+	const char *title;
+	const char *sql;
+} sections[] = {
+	{ "runs", runs_sql },
+	{ "devices", devices_sql },
+	{ "rows", rows_sql },
+	{ "time_span", span_sql },
+};
+
+static int print_json(sqlite3 *db, const char *path, pq_error *err)
+{
+	cJSON *root = cJSON_CreateObject();
+	char *text;
+
+	if (root == NULL || !cJSON_AddStringToObject(root, "file", path) ||
+	    !cJSON_AddNumberToObject(root, "schema_version", PQ_SCHEMA_VERSION)) {
+		cJSON_Delete(root);
+		return pq_fail(err, "out of memory");
+	}
+	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
+		sqlite3_stmt *st = NULL;
+		cJSON *rows;
+
+		if (sqlite3_prepare_v2(db, sections[i].sql, -1, &st, NULL) != SQLITE_OK) {
+			cJSON_Delete(root);
+			return pq_fail(err, "%s", sqlite3_errmsg(db));
+		}
+		rows = pq_rows_to_json(st, err);
+		sqlite3_finalize(st);
+		if (rows == NULL || !cJSON_AddItemToObject(root, sections[i].title, rows)) {
+			cJSON_Delete(rows);
+			cJSON_Delete(root);
+			return -1;
+		}
+	}
+	text = cJSON_Print(root);
+	cJSON_Delete(root);
+	if (text == NULL)
+		return pq_fail(err, "out of memory");
+	puts(text);
+	cJSON_free(text);
+	return 0;
+}
+
+static int print_tables(sqlite3 *db, const char *path, pq_error *err)
+{
+	printf("file: %s (profq schema version %d)\n", path, PQ_SCHEMA_VERSION);
+	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
+		printf("\n%s:\n", sections[i].title);
+		if (pq_run_sql(db, sections[i].sql, NULL, PQ_FORMAT_TABLE, stdout, err) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+int pq_cmd_info(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	enum pq_format format = PQ_FORMAT_TABLE;
+	sqlite3 *db;
+	pq_error err;
+	int c, rc;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "f:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			if (pq_format_parse(optarg, &format) != 0 || format == PQ_FORMAT_CSV)
+				return pq_cli_usage("info: unknown format '%s' (table or json)",
+						    optarg);
+			break;
+		case 'h':
+			puts("Usage: profq info <profile.db> [--format table|json]");
+			return PQ_EXIT_OK;
+		default:
+			return PQ_EXIT_USAGE;
+		}
+	}
+	if (optind + 1 != argc)
+		return pq_cli_usage("info: give exactly one database");
+	db = pq_cli_open(argv[optind], PQ_OPEN_READ);
+	if (db == NULL)
+		return PQ_EXIT_FAIL;
+	if (format == PQ_FORMAT_JSON)
+		rc = print_json(db, argv[optind], &err);
+	else
+		rc = print_tables(db, argv[optind], &err);
+	sqlite3_close(db);
+	return rc == 0 ? PQ_EXIT_OK : pq_cli_fail("%s", err.msg);
+}

@@ -1,0 +1,131 @@
+/* common.c - messages, parameters, opening and running SQL for the subcommands. */
+#include "cli.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+int pq_cli_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("profq: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return PQ_EXIT_FAIL;
+}
+
+int pq_cli_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("profq: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'profq --help' for more information.\n", stderr);
+	return PQ_EXIT_USAGE;
+}
+
+int pq_params_add(pq_params *p, const char *name, const char *value)
+{
+	if (p->count == (int)(sizeof(p->names) / sizeof(p->names[0])))
+		return -1;
+	p->names[p->count] = name;
+	p->values[p->count] = value;
+	p->count++;
+	return 0;
+}
+
+int pq_params_add_assignment(pq_params *p, const char *assignment)
+{
+	const char *eq = strchr(assignment, '=');
+	char *name;
+
+	if (eq == NULL || eq == assignment)
+		return -1;
+	/* Lives until exit, like argv itself. */
+	name = strndup(assignment, (size_t)(eq - assignment));
+	if (name == NULL)
+		return -1;
+	return pq_params_add(p, name, eq + 1);
+}
+
+/* Binds a command-line value: an integer or a real when the whole text is one, else text. */
+static void bind_value(sqlite3_stmt *st, int i, const char *v)
+{
+	char *end;
+	long long n;
+	double d;
+
+	if (*v != '\0') {
+		n = strtoll(v, &end, 10);
+		if (*end == '\0') {
+			sqlite3_bind_int64(st, i, n);
+			return;
+		}
+		d = strtod(v, &end);
+		if (*end == '\0') {
+			sqlite3_bind_double(st, i, d);
+			return;
+		}
+	}
+	sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC);
+}
+
+static void bind_params(sqlite3_stmt *st, const pq_params *params)
+{
+	int n = sqlite3_bind_parameter_count(st);
+
+	for (int i = 1; i <= n; i++) {
+		const char *name = sqlite3_bind_parameter_name(st, i);
+		if (name == NULL)
+			continue;
+		for (int k = params ? params->count - 1 : -1; k >= 0; k--) {
+			if (strcmp(name + 1, params->names[k]) == 0) {
+				bind_value(st, i, params->values[k]);
+				break;
+			}
+		}
+	}
+}
+
+int pq_run_sql(sqlite3 *db, const char *sql, const pq_params *params, enum pq_format format,
+	       FILE *out, pq_error *err)
+{
+	const char *tail = sql;
+	int printed = 0;
+
+	while (*tail) {
+		sqlite3_stmt *st = NULL;
+		int rc;
+
+		if (sqlite3_prepare_v2(db, tail, -1, &st, &tail) != SQLITE_OK)
+			return pq_fail(err, "%s", sqlite3_errmsg(db));
+		if (st == NULL) /* only whitespace or comments left */
+			break;
+		bind_params(st, params);
+		if (printed && sqlite3_column_count(st) > 0 && format == PQ_FORMAT_TABLE)
+			fputc('\n', out);
+		printed |= sqlite3_column_count(st) > 0;
+		rc = pq_print_rows(st, format, out, err);
+		sqlite3_finalize(st);
+		if (rc != 0)
+			return -1;
+	}
+	return 0;
+}
+
+sqlite3 *pq_cli_open(const char *path, enum pq_open_mode mode)
+{
+	sqlite3 *db;
+	pq_error err;
+
+	if (pq_db_open(path, mode, &db, NULL, &err) != 0) {
+		pq_cli_fail("%s", err.msg);
+		return NULL;
+	}
+	return db;
+}

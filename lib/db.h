@@ -1,0 +1,34 @@
+/* db.h - opening profq database files: create with the schema, or check an existing file is one.
+ *
+ * Nothing here writes to a file before it has been checked to be a profq database of a version
+ * this build understands, so a wrong path never damages someone else's file.
+ */
+#ifndef PQ_DB_H
+#define PQ_DB_H
+
+#include <sqlite3.h>
+
+#include "error.h"
+
+enum pq_open_mode {
+	PQ_OPEN_READ,    /* existing profq database, read-only */
+	PQ_OPEN_WRITE,   /* existing profq database, read-write */
+	PQ_OPEN_CREATE   /* read-write; a missing or empty file gets the schema */
+};
+
+/* Opens path. On success *out is an open connection (the caller closes it with sqlite3_close) and
+ * *created, if not NULL, says whether this call created the file. On failure *out is NULL, err says
+ * why, and no file was created or changed. */
+int pq_db_open(const char *path, enum pq_open_mode mode, sqlite3 **out, int *created,
+	       pq_error *err);
+
+/* Checks that db (already open on path) is a profq database this build can read. */
+int pq_db_check(sqlite3 *db, const char *path, pq_error *err);
+
+/* Runs the embedded schema and views in one transaction on an empty database. */
+int pq_db_create_schema(sqlite3 *db, pq_error *err);
+
+/* Runs sql (several statements allowed) and reports a failure as "<what>: <sqlite message>". */
+int pq_db_exec(sqlite3 *db, const char *sql, const char *what, pq_error *err);
+
+#endif

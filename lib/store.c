@@ -1,0 +1,750 @@
+/* store.c - the writer: runs, dimensions and event rows in batched transactions. */
+#include "store.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <sqlite3.h>
+
+#include "db.h"
+#include "store_tables.h"
+#include "strmap.h"
+#include "version.h"
+
+/* Statements the store prepares once and reuses; indexes into sql_text[]. */
+enum stmt_id {
+	Q_STRING_INSERT, Q_STRING_SELECT, Q_PROCESS_INSERT, Q_PROCESS_NAME, Q_PROCESS_SORT,
+	Q_THREAD_INSERT, Q_THREAD_NAME, Q_THREAD_SORT, Q_DEVICE_SELECT, Q_DEVICE_INSERT,
+	Q_STREAM_INSERT, Q_DOMAIN_INSERT, Q_CATEGORY_UPSERT, Q_METADATA_UPSERT, Q_COUNT_STMTS
+};
+
+static const char *const sql_text[Q_COUNT_STMTS] = {
+	[Q_STRING_INSERT] = "INSERT OR IGNORE INTO strings(value) VALUES (?1)",
+	[Q_STRING_SELECT] = "SELECT id FROM strings WHERE value = ?1",
+	[Q_PROCESS_INSERT] = "INSERT INTO processes(run_id, pid) VALUES (?1, ?2)",
+	[Q_PROCESS_NAME] = "UPDATE processes SET name_id = ?2 WHERE id = ?1",
+	[Q_PROCESS_SORT] = "UPDATE processes SET sort_index = ?2 WHERE id = ?1",
+	[Q_THREAD_INSERT] = "INSERT INTO threads(run_id, process_id, tid) VALUES (?1, ?2, ?3)",
+	[Q_THREAD_NAME] = "UPDATE threads SET name_id = ?2 WHERE id = ?1",
+	[Q_THREAD_SORT] = "UPDATE threads SET sort_index = ?2 WHERE id = ?1",
+	[Q_DEVICE_SELECT] = "SELECT id FROM devices WHERE run_id = ?1 AND ordinal = ?2",
+	[Q_DEVICE_INSERT] = "INSERT INTO devices(run_id, ordinal) VALUES (?1, ?2)",
+	[Q_STREAM_INSERT] = "INSERT INTO streams(run_id, process_id, device_id, stream) "
+			    "VALUES (?1, ?2, ?3, ?4)",
+	[Q_DOMAIN_INSERT] = "INSERT INTO nvtx_domains(run_id, process_id, name_id) "
+			    "VALUES (?1, ?2, ?3)",
+	[Q_CATEGORY_UPSERT] = "INSERT OR REPLACE INTO nvtx_categories"
+			      "(run_id, process_id, domain_id, category, name_id) "
+			      "VALUES (?1, ?2, ?3, ?4, ?5)",
+	[Q_METADATA_UPSERT] = "INSERT OR REPLACE INTO run_metadata(run_id, key, value) "
+			      "VALUES (?1, ?2, ?3)",
+};
+
+struct pq_store {
+	sqlite3 *db;
+	int created;
+	int64_t run_id;           /* 0: no run open */
+	int64_t batch_rows;       /* auto-commit threshold, 0 = never */
+	int64_t pending_rows;     /* rows in the open transaction */
+	int in_txn;
+	int64_t span_start, span_end;
+	sqlite3_stmt *insert[PQ_T_COUNT];
+	sqlite3_stmt *stmts[Q_COUNT_STMTS];
+	pq_strmap strings;        /* text -> strings.id, valid for the store's lifetime */
+	pq_strmap dims;           /* "<kind>|<key>" -> id, cleared with each new run */
+};
+
+/* The cached statement q, reset and unbound; NULL (with err set) when it cannot be prepared. */
+static sqlite3_stmt *stmt(pq_store *s, enum stmt_id q, pq_error *err)
+{
+	sqlite3_stmt **st = &s->stmts[q];
+
+	if (*st != NULL) {
+		sqlite3_reset(*st);
+		sqlite3_clear_bindings(*st);
+		return *st;
+	}
+	if (sqlite3_prepare_v3(s->db, sql_text[q], -1, SQLITE_PREPARE_PERSISTENT, st, NULL) !=
+	    SQLITE_OK) {
+		pq_fail(err, "cannot prepare a statement: %s", sqlite3_errmsg(s->db));
+		return NULL;
+	}
+	return *st;
+}
+
+static int fail_db(pq_store *s, pq_error *err, const char *what)
+{
+	return pq_fail(err, "%s: %s", what, sqlite3_errmsg(s->db));
+}
+
+static void bind_int(sqlite3_stmt *st, int i, int64_t v)
+{
+	if (v == PQ_NULL)
+		sqlite3_bind_null(st, i);
+	else
+		sqlite3_bind_int64(st, i, v);
+}
+
+static void bind_text(sqlite3_stmt *st, int i, const char *v)
+{
+	if (v == NULL)
+		sqlite3_bind_null(st, i);
+	else
+		sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
+}
+
+/* Steps a statement that returns no row (or whose rows are ignored). */
+static int step_done(pq_store *s, sqlite3_stmt *st, const char *what, pq_error *err)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return fail_db(s, err, what);
+	return 0;
+}
+
+/* Steps a look-up; returns 1 and *id when a row came back, 0 when none, -1 on error. */
+static int step_id(pq_store *s, sqlite3_stmt *st, int64_t *id, const char *what, pq_error *err)
+{
+	int rc = sqlite3_step(st);
+
+	if (rc == SQLITE_ROW) {
+		*id = sqlite3_column_int64(st, 0);
+		sqlite3_reset(st);
+		return 1;
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return fail_db(s, err, what);
+	return 0;
+}
+
+static int begin_txn(pq_store *s, pq_error *err)
+{
+	if (s->in_txn)
+		return 0;
+	if (pq_db_exec(s->db, "BEGIN IMMEDIATE", "cannot start a transaction", err) != 0)
+		return -1;
+	s->in_txn = 1;
+	s->pending_rows = 0;
+	return 0;
+}
+
+int pq_store_commit(pq_store *s, pq_error *err)
+{
+	if (!s->in_txn)
+		return 0;
+	if (pq_db_exec(s->db, "COMMIT", "cannot commit", err) != 0)
+		return -1;
+	s->in_txn = 0;
+	s->pending_rows = 0;
+	return 0;
+}
+
+/* Every write goes through here: a transaction is open afterwards. */
+static int need_run(pq_store *s, pq_error *err)
+{
+	if (s->run_id == 0)
+		return pq_fail(err, "no run is open in the store");
+	return begin_txn(s, err);
+}
+
+static int row_written(pq_store *s, pq_error *err)
+{
+	s->pending_rows++;
+	if (s->batch_rows > 0 && s->pending_rows >= s->batch_rows)
+		return pq_store_commit(s, err);
+	return 0;
+}
+
+int pq_store_open(const char *path, int64_t batch_rows, pq_store **out, pq_error *err)
+{
+	pq_store *s;
+	sqlite3 *db;
+	int created;
+
+	*out = NULL;
+	if (pq_db_open(path, PQ_OPEN_CREATE, &db, &created, err) != 0)
+		return -1;
+	/* WAL lets sqlite3, notebooks and Grafana read the file while a run is written. */
+	if (pq_db_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+		       "cannot configure the database", err) != 0)
+		goto fail;
+	s = calloc(1, sizeof(*s));
+	if (s == NULL) {
+		pq_fail(err, "out of memory");
+		goto fail;
+	}
+	s->db = db;
+	s->created = created;
+	s->batch_rows = batch_rows;
+	*out = s;
+	return 0;
+fail:
+	sqlite3_close(db);
+	if (created)
+		remove(path);
+	return -1;
+}
+
+int pq_store_created(const pq_store *s)
+{
+	return s->created;
+}
+
+void pq_store_close(pq_store *s)
+{
+	if (s == NULL)
+		return;
+	if (s->in_txn)
+		sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	for (int i = 0; i < PQ_T_COUNT; i++)
+		sqlite3_finalize(s->insert[i]);
+	for (int i = 0; i < Q_COUNT_STMTS; i++)
+		sqlite3_finalize(s->stmts[i]);
+	sqlite3_close(s->db);
+	pq_strmap_free(&s->strings);
+	pq_strmap_free(&s->dims);
+	free(s);
+}
+
+int pq_store_intern(pq_store *s, const char *text, int64_t *id, pq_error *err)
+{
+	size_t len = strlen(text);
+	sqlite3_stmt *st;
+	int found;
+
+	if (pq_strmap_get(&s->strings, text, len, id))
+		return 0;
+	if (begin_txn(s, err) != 0 || (st = stmt(s, Q_STRING_INSERT, err)) == NULL)
+		return -1;
+	sqlite3_bind_text(st, 1, text, (int)len, SQLITE_STATIC);
+	if (step_done(s, st, "cannot intern a string", err) != 0)
+		return -1;
+	if (sqlite3_changes(s->db) == 1) {
+		*id = sqlite3_last_insert_rowid(s->db);
+	} else {
+		if ((st = stmt(s, Q_STRING_SELECT, err)) == NULL)
+			return -1;
+		sqlite3_bind_text(st, 1, text, (int)len, SQLITE_STATIC);
+		found = step_id(s, st, id, "cannot intern a string", err);
+		if (found <= 0)
+			return found < 0 ? -1 : pq_fail(err, "cannot intern a string");
+	}
+	if (pq_strmap_put(&s->strings, text, len, *id) != 0)
+		return pq_fail(err, "out of memory");
+	return 0;
+}
+
+/* Interns text, or gives PQ_NULL for NULL text. */
+static int intern_name(pq_store *s, const char *text, int64_t *id, pq_error *err)
+{
+	if (text == NULL) {
+		*id = PQ_NULL;
+		return 0;
+	}
+	return pq_store_intern(s, text, id, err);
+}
+
+static int dim_get(pq_store *s, const char *key, int64_t *id)
+{
+	return pq_strmap_get(&s->dims, key, strlen(key), id);
+}
+
+static int dim_put(pq_store *s, const char *key, int64_t id, pq_error *err)
+{
+	if (pq_strmap_put(&s->dims, key, strlen(key), id) != 0)
+		return pq_fail(err, "out of memory");
+	return 0;
+}
+
+/* Runs a two-parameter statement (?1 = row id, ?2 = value). */
+static int update_row(pq_store *s, enum stmt_id q, int64_t row, int64_t value, pq_error *err)
+{
+	sqlite3_stmt *st = stmt(s, q, err);
+
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, row);
+	bind_int(st, 2, value);
+	return step_done(s, st, "cannot update a process or thread", err);
+}
+
+/* Names a process or thread row, skipping the write when the cache says it has that name. */
+static int set_name(pq_store *s, enum stmt_id q, const char *prefix, int64_t row,
+		    const char *name, pq_error *err)
+{
+	char key[64];
+	int64_t name_id, cached;
+
+	if (name == NULL)
+		return 0;
+	if (pq_store_intern(s, name, &name_id, err) != 0)
+		return -1;
+	snprintf(key, sizeof(key), "%s|%" PRId64, prefix, row);
+	if (dim_get(s, key, &cached) && cached == name_id)
+		return 0;
+	if (update_row(s, q, row, name_id, err) != 0)
+		return -1;
+	return dim_put(s, key, name_id, err);
+}
+
+/* Inserts a dimension row whose statement takes run_id as ?1 and up to three more values. */
+static int insert_dim(pq_store *s, enum stmt_id q, int nvals, const int64_t *vals,
+		      const char *key, int64_t *id, pq_error *err)
+{
+	sqlite3_stmt *st = stmt(s, q, err);
+
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, s->run_id);
+	for (int i = 0; i < nvals; i++)
+		bind_int(st, i + 2, vals[i]);
+	if (step_done(s, st, "cannot add a dimension row", err) != 0)
+		return -1;
+	*id = sqlite3_last_insert_rowid(s->db);
+	return dim_put(s, key, *id, err);
+}
+
+int pq_store_process(pq_store *s, int64_t pid, const char *name, int64_t *id, pq_error *err)
+{
+	char key[48];
+
+	if (need_run(s, err) != 0)
+		return -1;
+	snprintf(key, sizeof(key), "p|%" PRId64, pid);
+	if (!dim_get(s, key, id) && insert_dim(s, Q_PROCESS_INSERT, 1, &pid, key, id, err) != 0)
+		return -1;
+	return set_name(s, Q_PROCESS_NAME, "pn", *id, name, err);
+}
+
+int pq_store_thread(pq_store *s, int64_t pid, int64_t tid, const char *name, int64_t *id,
+		    pq_error *err)
+{
+	char key[64];
+	int64_t vals[2];
+
+	if (pq_store_process(s, pid, NULL, &vals[0], err) != 0)
+		return -1;
+	vals[1] = tid;
+	snprintf(key, sizeof(key), "t|%" PRId64 "|%" PRId64, pid, tid);
+	if (!dim_get(s, key, id) && insert_dim(s, Q_THREAD_INSERT, 2, vals, key, id, err) != 0)
+		return -1;
+	return set_name(s, Q_THREAD_NAME, "tn", *id, name, err);
+}
+
+int pq_store_set_sort_index(pq_store *s, int64_t process_id, int64_t thread_id, int64_t index,
+			    pq_error *err)
+{
+	if (need_run(s, err) != 0)
+		return -1;
+	if (thread_id != PQ_NULL)
+		return update_row(s, Q_THREAD_SORT, thread_id, index, err);
+	return update_row(s, Q_PROCESS_SORT, process_id, index, err);
+}
+
+int pq_store_device_ordinal(pq_store *s, int64_t ordinal, int64_t *id, pq_error *err)
+{
+	char key[48];
+	sqlite3_stmt *st;
+	int found;
+
+	if (need_run(s, err) != 0)
+		return -1;
+	snprintf(key, sizeof(key), "d|%" PRId64, ordinal);
+	if (dim_get(s, key, id))
+		return 0;
+	if ((st = stmt(s, Q_DEVICE_SELECT, err)) == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, s->run_id);
+	sqlite3_bind_int64(st, 2, ordinal);
+	found = step_id(s, st, id, "cannot look up a device", err);
+	if (found < 0)
+		return -1;
+	if (found)
+		return dim_put(s, key, *id, err);
+	return insert_dim(s, Q_DEVICE_INSERT, 1, &ordinal, key, id, err);
+}
+
+int pq_store_device(pq_store *s, const pq_device *d, int64_t *id, pq_error *err)
+{
+	/* Known properties overwrite, unknown ones (NULL) keep what an earlier source said. */
+	static const char sql[] =
+		"UPDATE devices SET name = coalesce(?2, name), uuid = coalesce(?3, uuid), "
+		"compute_major = coalesce(?4, compute_major), "
+		"compute_minor = coalesce(?5, compute_minor), sm_count = coalesce(?6, sm_count), "
+		"warp_size = coalesce(?7, warp_size), "
+		"max_threads_per_block = coalesce(?8, max_threads_per_block), "
+		"max_threads_per_sm = coalesce(?9, max_threads_per_sm), "
+		"max_blocks_per_sm = coalesce(?10, max_blocks_per_sm), "
+		"max_registers_per_block = coalesce(?11, max_registers_per_block), "
+		"max_registers_per_sm = coalesce(?12, max_registers_per_sm), "
+		"max_shared_memory_per_block = coalesce(?13, max_shared_memory_per_block), "
+		"max_shared_memory_per_sm = coalesce(?14, max_shared_memory_per_sm), "
+		"shared_memory_per_block_optin = coalesce(?15, shared_memory_per_block_optin), "
+		"l2_cache_bytes = coalesce(?16, l2_cache_bytes), "
+		"global_memory_bytes = coalesce(?17, global_memory_bytes), "
+		"core_clock_hz = coalesce(?18, core_clock_hz), "
+		"memory_clock_hz = coalesce(?19, memory_clock_hz), "
+		"memory_bus_width_bits = coalesce(?20, memory_bus_width_bits), "
+		"memory_bandwidth_bytes_per_s = coalesce(?21, memory_bandwidth_bytes_per_s) "
+		"WHERE id = ?1";
+	const int64_t props[] = {
+		d->compute_major, d->compute_minor, d->sm_count, d->warp_size,
+		d->max_threads_per_block, d->max_threads_per_sm, d->max_blocks_per_sm,
+		d->max_registers_per_block, d->max_registers_per_sm,
+		d->max_shared_memory_per_block, d->max_shared_memory_per_sm,
+		d->shared_memory_per_block_optin, d->l2_cache_bytes, d->global_memory_bytes,
+		d->core_clock_hz, d->memory_clock_hz, d->memory_bus_width_bits,
+		d->memory_bandwidth_bytes_per_s,
+	};
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (d->ordinal == PQ_NULL)
+		return pq_fail(err, "a device needs an ordinal");
+	if (pq_store_device_ordinal(s, d->ordinal, id, err) != 0)
+		return -1;
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return fail_db(s, err, "cannot store a device");
+	sqlite3_bind_int64(st, 1, *id);
+	bind_text(st, 2, d->name);
+	bind_text(st, 3, d->uuid);
+	for (size_t i = 0; i < sizeof(props) / sizeof(props[0]); i++)
+		bind_int(st, (int)i + 4, props[i]);
+	rc = step_done(s, st, "cannot store a device", err);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int pq_store_stream(pq_store *s, int64_t process_id, int64_t device_id, int64_t stream,
+		    int64_t *id, pq_error *err)
+{
+	char key[96];
+	const int64_t vals[3] = { process_id, device_id, stream };
+
+	if (need_run(s, err) != 0)
+		return -1;
+	snprintf(key, sizeof(key), "s|%" PRId64 "|%" PRId64 "|%" PRId64, process_id, device_id,
+		 stream);
+	if (dim_get(s, key, id))
+		return 0;
+	return insert_dim(s, Q_STREAM_INSERT, 3, vals, key, id, err);
+}
+
+int pq_store_nvtx_domain(pq_store *s, int64_t process_id, const char *name, int64_t *id,
+			 pq_error *err)
+{
+	char key[64];
+	int64_t vals[2] = { process_id, 0 };
+
+	if (need_run(s, err) != 0 || pq_store_intern(s, name, &vals[1], err) != 0)
+		return -1;
+	snprintf(key, sizeof(key), "n|%" PRId64 "|%" PRId64, process_id, vals[1]);
+	if (dim_get(s, key, id))
+		return 0;
+	return insert_dim(s, Q_DOMAIN_INSERT, 2, vals, key, id, err);
+}
+
+int pq_store_nvtx_category(pq_store *s, int64_t process_id, int64_t domain_id, int64_t category,
+			   const char *name, pq_error *err)
+{
+	int64_t name_id;
+	sqlite3_stmt *st;
+
+	if (need_run(s, err) != 0 || pq_store_intern(s, name, &name_id, err) != 0 ||
+	    (st = stmt(s, Q_CATEGORY_UPSERT, err)) == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, s->run_id);
+	bind_int(st, 2, process_id);
+	bind_int(st, 3, domain_id);
+	sqlite3_bind_int64(st, 4, category);
+	sqlite3_bind_int64(st, 5, name_id);
+	return step_done(s, st, "cannot name an NVTX category", err);
+}
+
+/* Runs: begin, metadata, span, finish, abort ------------------------------------------------- */
+
+int pq_store_begin_run(pq_store *s, const pq_run_info *info, int64_t *run_id, pq_error *err)
+{
+	static const char sql[] =
+		"INSERT INTO runs(source, source_path, source_version, hostname, rank, time_base, "
+		"time_offset_ns, created_utc, profq_version) "
+		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?8)";
+	sqlite3_stmt *st = NULL;
+
+	if (s->run_id != 0)
+		return pq_fail(err, "a run is already open in the store");
+	if (info->source == NULL)
+		return pq_fail(err, "a run needs a source");
+	if (begin_txn(s, err) != 0)
+		return -1;
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return fail_db(s, err, "cannot add a run");
+	bind_text(st, 1, info->source);
+	bind_text(st, 2, info->source_path);
+	bind_text(st, 3, info->source_version);
+	bind_text(st, 4, info->hostname);
+	bind_int(st, 5, info->rank);
+	sqlite3_bind_text(st, 6, info->relative_time ? "relative" : "unix", -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 7, info->time_offset_ns == PQ_NULL ? 0 : info->time_offset_ns);
+	sqlite3_bind_text(st, 8, PROFQ_VERSION, -1, SQLITE_STATIC);
+	if (step_done(s, st, "cannot add a run", err) != 0) {
+		sqlite3_finalize(st);
+		return -1;
+	}
+	sqlite3_finalize(st);
+	s->run_id = sqlite3_last_insert_rowid(s->db);
+	s->span_start = s->span_end = PQ_NULL;
+	pq_strmap_free(&s->dims);
+	if (run_id != NULL)
+		*run_id = s->run_id;
+	return pq_store_commit(s, err);
+}
+
+static int set_metadata(pq_store *s, const char *key, const char *text, int64_t num,
+			pq_error *err)
+{
+	sqlite3_stmt *st;
+
+	if (need_run(s, err) != 0 || (st = stmt(s, Q_METADATA_UPSERT, err)) == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, s->run_id);
+	sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
+	if (text != NULL)
+		sqlite3_bind_text(st, 3, text, -1, SQLITE_STATIC);
+	else
+		bind_int(st, 3, num);
+	return step_done(s, st, "cannot store run metadata", err);
+}
+
+int pq_store_set_metadata(pq_store *s, const char *key, const char *value, pq_error *err)
+{
+	return set_metadata(s, key, value, PQ_NULL, err);
+}
+
+int pq_store_set_metadata_int(pq_store *s, const char *key, int64_t value, pq_error *err)
+{
+	return set_metadata(s, key, NULL, value, err);
+}
+
+int pq_store_set_run_span(pq_store *s, int64_t start_ns, int64_t end_ns, pq_error *err)
+{
+	if (s->run_id == 0)
+		return pq_fail(err, "no run is open in the store");
+	s->span_start = start_ns;
+	s->span_end = end_ns;
+	return 0;
+}
+
+int pq_store_finish_run(pq_store *s, pq_error *err)
+{
+	/* The span defaults to the run's events: first start to last end, over every table. */
+	static const char sql[] =
+		"UPDATE runs SET status = 'complete', "
+		"start_ns = coalesce(?2, (SELECT min(t) FROM ("
+		" SELECT min(start_ns) t FROM kernels WHERE run_id = ?1"
+		" UNION ALL SELECT min(start_ns) FROM memcpys WHERE run_id = ?1"
+		" UNION ALL SELECT min(start_ns) FROM memsets WHERE run_id = ?1"
+		" UNION ALL SELECT min(start_ns) FROM api_calls WHERE run_id = ?1"
+		" UNION ALL SELECT min(start_ns) FROM ranges WHERE run_id = ?1"
+		" UNION ALL SELECT min(start_ns) FROM synchronizations WHERE run_id = ?1"
+		" UNION ALL SELECT min(ts_ns) FROM marks WHERE run_id = ?1"
+		" UNION ALL SELECT min(ts_ns) FROM memory_events WHERE run_id = ?1"
+		" UNION ALL SELECT min(ts_ns) FROM counters WHERE run_id = ?1))), "
+		"end_ns = coalesce(?3, (SELECT max(t) FROM ("
+		" SELECT max(end_ns) t FROM kernels WHERE run_id = ?1"
+		" UNION ALL SELECT max(end_ns) FROM memcpys WHERE run_id = ?1"
+		" UNION ALL SELECT max(end_ns) FROM memsets WHERE run_id = ?1"
+		" UNION ALL SELECT max(end_ns) FROM api_calls WHERE run_id = ?1"
+		" UNION ALL SELECT max(coalesce(end_ns, start_ns)) FROM ranges WHERE run_id = ?1"
+		" UNION ALL SELECT max(end_ns) FROM synchronizations WHERE run_id = ?1"
+		" UNION ALL SELECT max(ts_ns) FROM marks WHERE run_id = ?1"
+		" UNION ALL SELECT max(ts_ns) FROM memory_events WHERE run_id = ?1"
+		" UNION ALL SELECT max(ts_ns) FROM counters WHERE run_id = ?1))) "
+		"WHERE id = ?1";
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (need_run(s, err) != 0)
+		return -1;
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return fail_db(s, err, "cannot finish the run");
+	sqlite3_bind_int64(st, 1, s->run_id);
+	bind_int(st, 2, s->span_start);
+	bind_int(st, 3, s->span_end);
+	rc = step_done(s, st, "cannot finish the run", err);
+	sqlite3_finalize(st);
+	if (rc != 0 || pq_store_commit(s, err) != 0)
+		return -1;
+	s->run_id = 0;
+	return 0;
+}
+
+int pq_store_abort_run(pq_store *s, pq_error *err)
+{
+	static const char *const tables[] = {
+		"kernels", "memcpys", "memsets", "api_calls", "ranges", "marks", "memory_events",
+		"counters", "synchronizations", "flows", "nvtx_categories", "nvtx_domains", "streams",
+		"devices", "threads", "processes", "run_metadata",
+	};
+	char sql[128];
+
+	if (s->run_id == 0)
+		return 0;
+	if (s->in_txn) {
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		s->in_txn = 0;
+	}
+	/* The rollback may have dropped strings the cache still lists. */
+	pq_strmap_free(&s->strings);
+	pq_strmap_free(&s->dims);
+	if (begin_txn(s, err) != 0)
+		return -1;
+	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
+		snprintf(sql, sizeof(sql), "DELETE FROM %s WHERE run_id = %" PRId64, tables[i],
+			 s->run_id);
+		if (pq_db_exec(s->db, sql, "cannot delete the run", err) != 0)
+			return -1;
+	}
+	snprintf(sql, sizeof(sql), "DELETE FROM runs WHERE id = %" PRId64, s->run_id);
+	if (pq_db_exec(s->db, sql, "cannot delete the run", err) != 0 ||
+	    pq_store_commit(s, err) != 0)
+		return -1;
+	s->run_id = 0;
+	return 0;
+}
+
+/* Events -------------------------------------------------------------------------------------- */
+
+static int prepare_insert(pq_store *s, enum pq_table_id t, pq_error *err)
+{
+	const pq_table *tab = &pq_tables[t];
+	char sql[2048];
+	size_t n;
+
+	if (s->insert[t] != NULL) {
+		sqlite3_reset(s->insert[t]);
+		return 0;
+	}
+	n = (size_t)snprintf(sql, sizeof(sql), "INSERT INTO %s(run_id", tab->name);
+	for (size_t i = 0; i < tab->ncols; i++)
+		n += (size_t)snprintf(sql + n, sizeof(sql) - n, ", %s", tab->cols[i].column);
+	n += (size_t)snprintf(sql + n, sizeof(sql) - n, ") VALUES (?");
+	for (size_t i = 0; i < tab->ncols; i++)
+		n += (size_t)snprintf(sql + n, sizeof(sql) - n, ", ?");
+	snprintf(sql + n, sizeof(sql) - n, ")");
+	if (sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &s->insert[t], NULL) !=
+	    SQLITE_OK)
+		return fail_db(s, err, "cannot prepare an insert");
+	return 0;
+}
+
+static int insert_row(pq_store *s, enum pq_table_id t, const void *row, int64_t *id,
+		      pq_error *err)
+{
+	const pq_table *tab = &pq_tables[t];
+	const char *base = row;
+	sqlite3_stmt *st;
+
+	if (need_run(s, err) != 0 || prepare_insert(s, t, err) != 0)
+		return -1;
+	st = s->insert[t];
+	sqlite3_bind_int64(st, 1, s->run_id);
+	for (size_t i = 0; i < tab->ncols; i++) {
+		const pq_col *c = &tab->cols[i];
+		const void *field = base + c->offset;
+		int p = (int)i + 2, is_null = 0;
+		int64_t name_id;
+
+		switch (c->type) {
+		case PQ_COL_INT:
+			is_null = *(const int64_t *)field == PQ_NULL;
+			bind_int(st, p, *(const int64_t *)field);
+			break;
+		case PQ_COL_REAL:
+			is_null = isnan(*(const double *)field);
+			if (is_null)
+				sqlite3_bind_null(st, p);
+			else
+				sqlite3_bind_double(st, p, *(const double *)field);
+			break;
+		case PQ_COL_TEXT:
+			is_null = *(const char *const *)field == NULL;
+			bind_text(st, p, *(const char *const *)field);
+			break;
+		case PQ_COL_NAME:
+			if (intern_name(s, *(const char *const *)field, &name_id, err) != 0)
+				return -1;
+			is_null = name_id == PQ_NULL;
+			bind_int(st, p, name_id);
+			break;
+		case PQ_COL_VALUE: {
+			const pq_value *v = field;
+			if (v->type == PQ_VALUE_INT)
+				sqlite3_bind_int64(st, p, v->i);
+			else if (v->type == PQ_VALUE_REAL && !isnan(v->d))
+				sqlite3_bind_double(st, p, v->d);
+			else
+				sqlite3_bind_null(st, p);
+			break;
+		}
+		}
+		if (is_null && c->required) {
+			sqlite3_clear_bindings(st);
+			return pq_fail(err, "%s row without %s", tab->name, c->column);
+		}
+	}
+	if (step_done(s, st, "cannot insert a row", err) != 0) {
+		sqlite3_clear_bindings(st);
+		return -1;
+	}
+	if (id != NULL)
+		*id = sqlite3_last_insert_rowid(s->db);
+	return row_written(s, err);
+}
+
+#define ROW_API(type, table)                                                                   \
+	void pq_##type##_init(pq_##type *r)                                                    \
+	{                                                                                      \
+		memset(r, 0, sizeof(*r));                                                      \
+		pq_table_init_row(&pq_tables[table], r);                                       \
+	}                                                                                      \
+	int pq_store_##type(pq_store *s, const pq_##type *r, int64_t *id, pq_error *err)       \
+	{                                                                                      \
+		return insert_row(s, table, r, id, err);                                       \
+	}
+
+ROW_API(kernel, PQ_T_KERNELS)
+ROW_API(memcpy, PQ_T_MEMCPYS)
+ROW_API(memset, PQ_T_MEMSETS)
+ROW_API(api_call, PQ_T_API_CALLS)
+ROW_API(range, PQ_T_RANGES)
+ROW_API(mark, PQ_T_MARKS)
+ROW_API(memory_event, PQ_T_MEMORY_EVENTS)
+ROW_API(counter, PQ_T_COUNTERS)
+ROW_API(sync, PQ_T_SYNCHRONIZATIONS)
+ROW_API(flow, PQ_T_FLOWS)
+
+void pq_run_info_init(pq_run_info *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->rank = PQ_NULL;
+}
+
+void pq_device_init(pq_device *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->ordinal = d->compute_major = d->compute_minor = d->sm_count = d->warp_size = PQ_NULL;
+	d->max_threads_per_block = d->max_threads_per_sm = d->max_blocks_per_sm = PQ_NULL;
+	d->max_registers_per_block = d->max_registers_per_sm = PQ_NULL;
+	d->max_shared_memory_per_block = d->max_shared_memory_per_sm = PQ_NULL;
+	d->shared_memory_per_block_optin = d->l2_cache_bytes = d->global_memory_bytes = PQ_NULL;
+	d->core_clock_hz = d->memory_clock_hz = d->memory_bus_width_bits = PQ_NULL;
+	d->memory_bandwidth_bytes_per_s = PQ_NULL;
+}

@@ -1,0 +1,427 @@
+-- profq schema, version 1.
+--
+-- The only definition of the schema: the store embeds this file at build time and runs it on a new
+-- database; docs/schema.md documents every table and column (tests/cli/schema_doc.t checks that).
+--
+-- Conventions (../design.md):
+--   * time is INTEGER nanoseconds on the Unix epoch (UTC) unless the run says its time base is
+--     'relative'; intervals are half-open [start_ns, end_ns);
+--   * every event row belongs to a run (run_id); dimension ids (process_id, thread_id, device_id,
+--     stream_id) are surrogate keys into this file's dimension tables, not OS or CUDA numbers;
+--   * names are interned once in `strings`; event tables hold ids, the v_* views join the text back;
+--   * enumerations follow Nsight Systems' ENUM_* numbering so numbers compare with nsys exports.
+
+PRAGMA application_id = 1347569233;  -- 0x50524651, 'PRFQ': marks the file as a profq database
+PRAGMA user_version = 1;             -- schema version; the binary refuses files newer than it knows
+
+CREATE TABLE strings (
+  id    INTEGER PRIMARY KEY,
+  value TEXT NOT NULL UNIQUE
+);
+
+CREATE TABLE runs (
+  id               INTEGER PRIMARY KEY,
+  source           TEXT NOT NULL,
+  source_path      TEXT,
+  source_version   TEXT,
+  hostname         TEXT,
+  rank             INTEGER,
+  time_base        TEXT NOT NULL DEFAULT 'unix' CHECK (time_base IN ('unix', 'relative')),
+  time_offset_ns   INTEGER NOT NULL DEFAULT 0,
+  start_ns         INTEGER,
+  end_ns           INTEGER,
+  status           TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'complete', 'failed')),
+  created_utc      TEXT NOT NULL,
+  profq_version    TEXT NOT NULL
+);
+
+CREATE TABLE run_metadata (
+  run_id  INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  key     TEXT NOT NULL,
+  value,
+  PRIMARY KEY (run_id, key)
+) WITHOUT ROWID;
+
+CREATE TABLE processes (
+  id          INTEGER PRIMARY KEY,
+  run_id      INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  pid         INTEGER NOT NULL,
+  name_id     INTEGER REFERENCES strings(id),
+  sort_index  INTEGER,
+  UNIQUE (run_id, pid)
+);
+
+CREATE TABLE threads (
+  id          INTEGER PRIMARY KEY,
+  run_id      INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  process_id  INTEGER NOT NULL REFERENCES processes(id) ON DELETE CASCADE,
+  tid         INTEGER NOT NULL,
+  name_id     INTEGER REFERENCES strings(id),
+  sort_index  INTEGER,
+  UNIQUE (process_id, tid)
+);
+
+CREATE TABLE devices (
+  id                          INTEGER PRIMARY KEY,
+  run_id                      INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  ordinal                     INTEGER NOT NULL,
+  name                        TEXT,
+  uuid                        TEXT,
+  compute_major               INTEGER,
+  compute_minor               INTEGER,
+  sm_count                    INTEGER,
+  warp_size                   INTEGER,
+  max_threads_per_block       INTEGER,
+  max_threads_per_sm          INTEGER,
+  max_blocks_per_sm           INTEGER,
+  max_registers_per_block     INTEGER,
+  max_registers_per_sm        INTEGER,
+  max_shared_memory_per_block INTEGER,
+  max_shared_memory_per_sm    INTEGER,
+  shared_memory_per_block_optin INTEGER,
+  l2_cache_bytes              INTEGER,
+  global_memory_bytes         INTEGER,
+  core_clock_hz               INTEGER,
+  memory_clock_hz             INTEGER,
+  memory_bus_width_bits       INTEGER,
+  memory_bandwidth_bytes_per_s INTEGER,
+  UNIQUE (run_id, ordinal)
+);
+
+CREATE TABLE streams (
+  id          INTEGER PRIMARY KEY,
+  run_id      INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  process_id  INTEGER REFERENCES processes(id) ON DELETE CASCADE,
+  device_id   INTEGER REFERENCES devices(id) ON DELETE CASCADE,
+  stream      INTEGER NOT NULL,
+  context     INTEGER,
+  priority    INTEGER,
+  stream_type INTEGER REFERENCES stream_types(id),
+  name_id     INTEGER REFERENCES strings(id)
+);
+CREATE UNIQUE INDEX streams_key ON streams (run_id, ifnull(process_id, -1), ifnull(device_id, -1), stream);
+
+CREATE TABLE nvtx_domains (
+  id          INTEGER PRIMARY KEY,
+  run_id      INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  process_id  INTEGER REFERENCES processes(id) ON DELETE CASCADE,
+  name_id     INTEGER NOT NULL REFERENCES strings(id)
+);
+CREATE UNIQUE INDEX nvtx_domains_key ON nvtx_domains (run_id, ifnull(process_id, -1), name_id);
+
+CREATE TABLE nvtx_categories (
+  run_id      INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  process_id  INTEGER REFERENCES processes(id) ON DELETE CASCADE,
+  domain_id   INTEGER REFERENCES nvtx_domains(id) ON DELETE CASCADE,
+  category    INTEGER NOT NULL,
+  name_id     INTEGER NOT NULL REFERENCES strings(id)
+);
+CREATE UNIQUE INDEX nvtx_categories_key
+  ON nvtx_categories (run_id, ifnull(process_id, -1), ifnull(domain_id, -1), category);
+
+-- Enumerations ---------------------------------------------------------------------------------
+
+CREATE TABLE api_kinds     (id INTEGER PRIMARY KEY, name TEXT NOT NULL, label TEXT NOT NULL);
+CREATE TABLE range_kinds   (id INTEGER PRIMARY KEY, name TEXT NOT NULL, label TEXT NOT NULL);
+CREATE TABLE mark_kinds    (id INTEGER PRIMARY KEY, name TEXT NOT NULL, label TEXT NOT NULL);
+CREATE TABLE copy_kinds    (id INTEGER PRIMARY KEY, name TEXT NOT NULL, label TEXT NOT NULL);
+CREATE TABLE memory_kinds  (id INTEGER PRIMARY KEY, name TEXT NOT NULL, label TEXT NOT NULL);
+CREATE TABLE sync_types    (id INTEGER PRIMARY KEY, name TEXT NOT NULL, label TEXT NOT NULL);
+CREATE TABLE stream_types  (id INTEGER PRIMARY KEY, name TEXT NOT NULL, label TEXT NOT NULL);
+CREATE TABLE memory_operations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, label TEXT NOT NULL);
+
+INSERT INTO api_kinds VALUES
+  (0, 'runtime', 'CUDA runtime API'),
+  (1, 'driver',  'CUDA driver API');
+
+INSERT INTO range_kinds VALUES
+  (0, 'nvtx_push_pop',       'NVTX push/pop range'),
+  (1, 'nvtx_start_end',      'NVTX start/end range'),
+  (2, 'cpu_op',              'framework operator'),
+  (3, 'user_annotation',     'user annotation (CPU)'),
+  (4, 'gpu_user_annotation', 'user annotation (GPU)'),
+  (5, 'python_function',     'Python function'),
+  (6, 'trace_event',         'other trace event'),
+  (7, 'async',               'async (b/e) event'),
+  (8, 'profiler_overhead',   'profiler overhead');
+
+INSERT INTO mark_kinds VALUES
+  (0, 'nvtx_mark',   'NVTX mark'),
+  (1, 'instant',     'trace instant event');
+
+-- Same ids and labels as Nsight Systems' ENUM_CUDA_MEMCPY_OPER.
+INSERT INTO copy_kinds VALUES
+  (0,  'unknown', 'Unknown'),
+  (1,  'htod',    'Host-to-Device'),
+  (2,  'dtoh',    'Device-to-Host'),
+  (3,  'htoa',    'Host-to-Array'),
+  (4,  'atoh',    'Array-to-Host'),
+  (5,  'atoa',    'Array-to-Array'),
+  (6,  'atod',    'Array-to-Device'),
+  (7,  'dtoa',    'Device-to-Array'),
+  (8,  'dtod',    'Device-to-Device'),
+  (9,  'htoh',    'Host-to-Host'),
+  (10, 'ptop',    'Peer-to-Peer'),
+  (11, 'uvm_htod', 'Unified Host-to-Device'),
+  (12, 'uvm_dtoh', 'Unified Device-to-Host'),
+  (13, 'uvm_dtod', 'Unified Device-to-Device');
+
+-- Same ids and labels as Nsight Systems' ENUM_CUDA_MEM_KIND.
+INSERT INTO memory_kinds VALUES
+  (0, 'pageable',       'Pageable'),
+  (1, 'pinned',         'Pinned'),
+  (2, 'device',         'Device'),
+  (3, 'array',          'Array'),
+  (4, 'managed',        'Managed'),
+  (5, 'device_static',  'Device Static'),
+  (6, 'managed_static', 'Managed Static'),
+  (7, 'unknown',        'Unknown');
+
+-- Same ids as Nsight Systems' ENUM_CUPTI_SYNC_TYPE.
+INSERT INTO sync_types VALUES
+  (0, 'unknown',           'Unknown'),
+  (1, 'event_sync',        'Event synchronize'),
+  (2, 'stream_wait_event', 'Stream wait event'),
+  (3, 'stream_sync',       'Stream synchronize'),
+  (4, 'context_sync',      'Context synchronize');
+
+-- Same ids as Nsight Systems' ENUM_CUPTI_STREAM_TYPE.
+INSERT INTO stream_types VALUES
+  (0, 'unknown',      'Unknown'),
+  (1, 'default',      'Default'),
+  (2, 'non_blocking', 'Non-blocking'),
+  (3, 'null',         'Null');
+
+-- Same ids as Nsight Systems' ENUM_CUDA_DEV_MEM_EVENT_OPER.
+INSERT INTO memory_operations VALUES
+  (0, 'alloc', 'Allocation'),
+  (1, 'free',  'Deallocation');
+
+-- Events ---------------------------------------------------------------------------------------
+
+CREATE TABLE kernels (
+  id                        INTEGER PRIMARY KEY,
+  run_id                    INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  process_id                INTEGER REFERENCES processes(id),
+  device_id                 INTEGER REFERENCES devices(id),
+  stream_id                 INTEGER REFERENCES streams(id),
+  start_ns                  INTEGER NOT NULL,
+  end_ns                    INTEGER NOT NULL,
+  correlation_id            INTEGER,
+  external_id               INTEGER,
+  name_id                   INTEGER NOT NULL REFERENCES strings(id),
+  demangled_name_id         INTEGER REFERENCES strings(id),
+  short_name_id             INTEGER REFERENCES strings(id),
+  grid_x                    INTEGER,
+  grid_y                    INTEGER,
+  grid_z                    INTEGER,
+  block_x                   INTEGER,
+  block_y                   INTEGER,
+  block_z                   INTEGER,
+  cluster_x                 INTEGER,
+  cluster_y                 INTEGER,
+  cluster_z                 INTEGER,
+  registers_per_thread      INTEGER,
+  static_shared_bytes       INTEGER,
+  dynamic_shared_bytes      INTEGER,
+  local_bytes_per_thread    INTEGER,
+  blocks_per_sm             REAL,
+  warps_per_sm              REAL,
+  est_occupancy_pct         REAL,
+  launch_type               INTEGER,
+  grid_id                   INTEGER,
+  graph_id                  INTEGER,
+  graph_node_id             INTEGER,
+  queued_ns                 INTEGER,
+  submitted_ns              INTEGER,
+  args                      TEXT
+);
+
+CREATE TABLE memcpys (
+  id              INTEGER PRIMARY KEY,
+  run_id          INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  process_id      INTEGER REFERENCES processes(id),
+  device_id       INTEGER REFERENCES devices(id),
+  stream_id       INTEGER REFERENCES streams(id),
+  start_ns        INTEGER NOT NULL,
+  end_ns          INTEGER NOT NULL,
+  correlation_id  INTEGER,
+  external_id     INTEGER,
+  bytes           INTEGER,
+  copy_kind       INTEGER NOT NULL DEFAULT 0 REFERENCES copy_kinds(id),
+  src_kind        INTEGER REFERENCES memory_kinds(id),
+  dst_kind        INTEGER REFERENCES memory_kinds(id),
+  src_device_id   INTEGER REFERENCES devices(id),
+  dst_device_id   INTEGER REFERENCES devices(id),
+  is_async        INTEGER,
+  migration_cause INTEGER,
+  copy_count      INTEGER,
+  graph_node_id   INTEGER,
+  args            TEXT
+);
+
+CREATE TABLE memsets (
+  id              INTEGER PRIMARY KEY,
+  run_id          INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  process_id      INTEGER REFERENCES processes(id),
+  device_id       INTEGER REFERENCES devices(id),
+  stream_id       INTEGER REFERENCES streams(id),
+  start_ns        INTEGER NOT NULL,
+  end_ns          INTEGER NOT NULL,
+  correlation_id  INTEGER,
+  external_id     INTEGER,
+  bytes           INTEGER,
+  value           INTEGER,
+  memory_kind     INTEGER REFERENCES memory_kinds(id),
+  is_async        INTEGER,
+  graph_node_id   INTEGER,
+  args            TEXT
+);
+
+CREATE TABLE api_calls (
+  id              INTEGER PRIMARY KEY,
+  run_id          INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  process_id      INTEGER REFERENCES processes(id),
+  thread_id       INTEGER REFERENCES threads(id),
+  start_ns        INTEGER NOT NULL,
+  end_ns          INTEGER NOT NULL,
+  api_kind        INTEGER NOT NULL REFERENCES api_kinds(id),
+  cbid            INTEGER,
+  name_id         INTEGER NOT NULL REFERENCES strings(id),
+  correlation_id  INTEGER,
+  external_id     INTEGER,
+  return_value    INTEGER,
+  args            TEXT
+);
+
+CREATE TABLE ranges (
+  id              INTEGER PRIMARY KEY,
+  run_id          INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  process_id      INTEGER REFERENCES processes(id),
+  thread_id       INTEGER REFERENCES threads(id),
+  end_thread_id   INTEGER REFERENCES threads(id),
+  device_id       INTEGER REFERENCES devices(id),
+  stream_id       INTEGER REFERENCES streams(id),
+  start_ns        INTEGER NOT NULL,
+  end_ns          INTEGER,
+  kind            INTEGER NOT NULL REFERENCES range_kinds(id),
+  name_id         INTEGER NOT NULL REFERENCES strings(id),
+  category_id     INTEGER REFERENCES strings(id),
+  domain_id       INTEGER REFERENCES nvtx_domains(id),
+  nvtx_category   INTEGER,
+  color           INTEGER,
+  payload,
+  depth           INTEGER,
+  parent_id       INTEGER REFERENCES ranges(id),
+  range_key       INTEGER,
+  correlation_id  INTEGER,
+  external_id     INTEGER,
+  args            TEXT
+);
+
+CREATE TABLE marks (
+  id              INTEGER PRIMARY KEY,
+  run_id          INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  process_id      INTEGER REFERENCES processes(id),
+  thread_id       INTEGER REFERENCES threads(id),
+  ts_ns           INTEGER NOT NULL,
+  kind            INTEGER NOT NULL REFERENCES mark_kinds(id),
+  name_id         INTEGER NOT NULL REFERENCES strings(id),
+  category_id     INTEGER REFERENCES strings(id),
+  domain_id       INTEGER REFERENCES nvtx_domains(id),
+  nvtx_category   INTEGER,
+  color           INTEGER,
+  payload,
+  scope           TEXT,
+  args            TEXT
+);
+
+CREATE TABLE memory_events (
+  id              INTEGER PRIMARY KEY,
+  run_id          INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  process_id      INTEGER REFERENCES processes(id),
+  thread_id       INTEGER REFERENCES threads(id),
+  device_id       INTEGER REFERENCES devices(id),
+  stream_id       INTEGER REFERENCES streams(id),
+  ts_ns           INTEGER NOT NULL,
+  operation       INTEGER NOT NULL REFERENCES memory_operations(id),
+  address         INTEGER,
+  bytes           INTEGER NOT NULL,
+  memory_kind     INTEGER REFERENCES memory_kinds(id),
+  total_allocated INTEGER,
+  total_reserved  INTEGER,
+  correlation_id  INTEGER,
+  external_id     INTEGER,
+  args            TEXT
+);
+
+CREATE TABLE counters (
+  id          INTEGER PRIMARY KEY,
+  run_id      INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  process_id  INTEGER REFERENCES processes(id),
+  device_id   INTEGER REFERENCES devices(id),
+  name_id     INTEGER NOT NULL REFERENCES strings(id),
+  ts_ns       INTEGER NOT NULL,
+  value       REAL NOT NULL
+);
+
+CREATE TABLE synchronizations (
+  id              INTEGER PRIMARY KEY,
+  run_id          INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  process_id      INTEGER REFERENCES processes(id),
+  thread_id       INTEGER REFERENCES threads(id),
+  device_id       INTEGER REFERENCES devices(id),
+  stream_id       INTEGER REFERENCES streams(id),
+  start_ns        INTEGER NOT NULL,
+  end_ns          INTEGER NOT NULL,
+  sync_type       INTEGER NOT NULL DEFAULT 0 REFERENCES sync_types(id),
+  correlation_id  INTEGER,
+  event_id        INTEGER,
+  return_value    INTEGER
+);
+
+CREATE TABLE flows (
+  id           INTEGER PRIMARY KEY,
+  run_id       INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  process_id   INTEGER REFERENCES processes(id),
+  thread_id    INTEGER REFERENCES threads(id),
+  ts_ns        INTEGER NOT NULL,
+  flow_key     INTEGER NOT NULL,
+  phase        TEXT NOT NULL CHECK (phase IN ('s', 't', 'f')),
+  name_id      INTEGER REFERENCES strings(id),
+  category_id  INTEGER REFERENCES strings(id),
+  binds_enclosing INTEGER
+);
+
+-- Indexes: time-range scans per run, per-thread/per-device sweeps, correlation and external-id
+-- joins (kernel -> launching call -> enclosing op), and the run_id lookups that deleting a run
+-- needs.
+
+CREATE INDEX processes_run         ON processes (run_id);
+CREATE INDEX threads_run           ON threads (run_id);
+CREATE INDEX nvtx_categories_run   ON nvtx_categories (run_id);
+CREATE INDEX kernels_run_time      ON kernels (run_id, start_ns);
+CREATE INDEX kernels_device_time   ON kernels (device_id, start_ns);
+CREATE INDEX kernels_correlation   ON kernels (process_id, correlation_id);
+CREATE INDEX kernels_external      ON kernels (external_id) WHERE external_id IS NOT NULL;
+CREATE INDEX memcpys_run_time      ON memcpys (run_id, start_ns);
+CREATE INDEX memcpys_correlation   ON memcpys (process_id, correlation_id);
+CREATE INDEX memsets_run_time      ON memsets (run_id, start_ns);
+CREATE INDEX memsets_correlation   ON memsets (process_id, correlation_id);
+CREATE INDEX api_calls_run_time    ON api_calls (run_id, start_ns);
+CREATE INDEX api_calls_thread_time ON api_calls (thread_id, start_ns);
+CREATE INDEX api_calls_correlation ON api_calls (process_id, correlation_id);
+CREATE INDEX api_calls_external    ON api_calls (external_id) WHERE external_id IS NOT NULL;
+CREATE INDEX ranges_run_time       ON ranges (run_id, start_ns);
+CREATE INDEX ranges_thread_time    ON ranges (thread_id, start_ns);
+CREATE INDEX ranges_external       ON ranges (external_id) WHERE external_id IS NOT NULL;
+CREATE INDEX ranges_name           ON ranges (name_id);
+CREATE INDEX marks_run_time        ON marks (run_id, ts_ns);
+CREATE INDEX memory_events_run_time ON memory_events (run_id, ts_ns);
+CREATE INDEX counters_run_name_time ON counters (run_id, name_id, ts_ns);
+CREATE INDEX synchronizations_run_time ON synchronizations (run_id, start_ns);
+CREATE INDEX synchronizations_correlation ON synchronizations (process_id, correlation_id);
+CREATE INDEX flows_run_key         ON flows (run_id, flow_key);
+CREATE INDEX streams_run           ON streams (run_id);
+CREATE INDEX devices_run           ON devices (run_id);
+CREATE INDEX nvtx_domains_run      ON nvtx_domains (run_id);

@@ -1,0 +1,149 @@
+-- profq friendly views, schema version 1.
+--
+-- Plain SQL only (no extension functions), so Grafana's SQLite datasource and any SQLite client can
+-- use them. Each v_<table> view joins names back from `strings` and the dimension tables, and adds
+-- `duration_ns` and `time` (start in seconds, REAL, the form Grafana reads as a timestamp).
+
+CREATE VIEW v_threads AS
+SELECT t.id AS thread_id, t.run_id, p.pid, t.tid, ps.value AS process_name, ts.value AS thread_name,
+       t.process_id
+FROM threads t
+JOIN processes p ON p.id = t.process_id
+LEFT JOIN strings ps ON ps.id = p.name_id
+LEFT JOIN strings ts ON ts.id = t.name_id;
+
+CREATE VIEW v_streams AS
+SELECT s.id AS stream_id, s.run_id, p.pid, d.ordinal AS device, s.stream, s.context, s.priority,
+       st.name AS stream_type, n.value AS stream_name
+FROM streams s
+LEFT JOIN processes p ON p.id = s.process_id
+LEFT JOIN devices d ON d.id = s.device_id
+LEFT JOIN stream_types st ON st.id = s.stream_type
+LEFT JOIN strings n ON n.id = s.name_id;
+
+CREATE VIEW v_kernels AS
+SELECT k.id, k.run_id, p.pid, d.ordinal AS device, s.stream,
+       k.start_ns, k.end_ns, k.end_ns - k.start_ns AS duration_ns, k.start_ns / 1e9 AS time,
+       n.value AS name, coalesce(dn.value, n.value) AS demangled_name,
+       coalesce(sn.value, dn.value, n.value) AS short_name,
+       k.correlation_id, k.external_id,
+       k.grid_x, k.grid_y, k.grid_z, k.block_x, k.block_y, k.block_z,
+       k.registers_per_thread, k.static_shared_bytes, k.dynamic_shared_bytes,
+       k.blocks_per_sm, k.warps_per_sm, k.est_occupancy_pct
+FROM kernels k
+JOIN strings n ON n.id = k.name_id
+LEFT JOIN strings dn ON dn.id = k.demangled_name_id
+LEFT JOIN strings sn ON sn.id = k.short_name_id
+LEFT JOIN processes p ON p.id = k.process_id
+LEFT JOIN devices d ON d.id = k.device_id
+LEFT JOIN streams s ON s.id = k.stream_id;
+
+CREATE VIEW v_memcpys AS
+SELECT m.id, m.run_id, p.pid, d.ordinal AS device, s.stream,
+       m.start_ns, m.end_ns, m.end_ns - m.start_ns AS duration_ns, m.start_ns / 1e9 AS time,
+       '[CUDA memcpy ' || ck.label || ']' AS operation, ck.label AS copy_kind,
+       sk.label AS src_kind, dk.label AS dst_kind, m.bytes, m.is_async,
+       m.correlation_id, m.external_id
+FROM memcpys m
+JOIN copy_kinds ck ON ck.id = m.copy_kind
+LEFT JOIN memory_kinds sk ON sk.id = m.src_kind
+LEFT JOIN memory_kinds dk ON dk.id = m.dst_kind
+LEFT JOIN processes p ON p.id = m.process_id
+LEFT JOIN devices d ON d.id = m.device_id
+LEFT JOIN streams s ON s.id = m.stream_id;
+
+CREATE VIEW v_memsets AS
+SELECT m.id, m.run_id, p.pid, d.ordinal AS device, s.stream,
+       m.start_ns, m.end_ns, m.end_ns - m.start_ns AS duration_ns, m.start_ns / 1e9 AS time,
+       '[CUDA memset]' AS operation, mk.label AS memory_kind, m.bytes, m.value, m.is_async,
+       m.correlation_id, m.external_id
+FROM memsets m
+LEFT JOIN memory_kinds mk ON mk.id = m.memory_kind
+LEFT JOIN processes p ON p.id = m.process_id
+LEFT JOIN devices d ON d.id = m.device_id
+LEFT JOIN streams s ON s.id = m.stream_id;
+
+-- Every GPU operation (kernels, memcpys, memsets) with a category column: GPU busy time, per-stream
+-- timelines and gap analysis start here.
+CREATE VIEW v_gpu_activities AS
+SELECT run_id, pid, device, stream, start_ns, end_ns, duration_ns, time,
+       'kernel' AS category, name, correlation_id, external_id, NULL AS bytes
+FROM v_kernels
+UNION ALL
+SELECT run_id, pid, device, stream, start_ns, end_ns, duration_ns, time,
+       'memcpy', operation, correlation_id, external_id, bytes
+FROM v_memcpys
+UNION ALL
+SELECT run_id, pid, device, stream, start_ns, end_ns, duration_ns, time,
+       'memset', operation, correlation_id, external_id, bytes
+FROM v_memsets;
+
+CREATE VIEW v_api_calls AS
+SELECT a.id, a.run_id, t.pid, t.tid, t.thread_name,
+       a.start_ns, a.end_ns, a.end_ns - a.start_ns AS duration_ns, a.start_ns / 1e9 AS time,
+       ak.name AS api, n.value AS name, a.cbid, a.correlation_id, a.external_id, a.return_value
+FROM api_calls a
+JOIN strings n ON n.id = a.name_id
+JOIN api_kinds ak ON ak.id = a.api_kind
+LEFT JOIN v_threads t ON t.thread_id = a.thread_id;
+
+CREATE VIEW v_ranges AS
+SELECT r.id, r.run_id, t.pid, t.tid, t.thread_name, d.ordinal AS device, s.stream,
+       r.start_ns, r.end_ns, r.end_ns - r.start_ns AS duration_ns, r.start_ns / 1e9 AS time,
+       rk.name AS kind, n.value AS name,
+       coalesce(c.value, cn.value) AS category, dn.value AS domain,
+       r.color, r.payload, r.depth, r.parent_id, r.correlation_id, r.external_id, r.args
+FROM ranges r
+JOIN strings n ON n.id = r.name_id
+JOIN range_kinds rk ON rk.id = r.kind
+LEFT JOIN strings c ON c.id = r.category_id
+LEFT JOIN nvtx_domains nd ON nd.id = r.domain_id
+LEFT JOIN strings dn ON dn.id = nd.name_id
+LEFT JOIN nvtx_categories ncat
+       ON ncat.run_id = r.run_id AND ncat.category = r.nvtx_category
+      AND ncat.process_id IS r.process_id AND ncat.domain_id IS r.domain_id
+LEFT JOIN strings cn ON cn.id = ncat.name_id
+LEFT JOIN v_threads t ON t.thread_id = r.thread_id
+LEFT JOIN devices d ON d.id = r.device_id
+LEFT JOIN streams s ON s.id = r.stream_id;
+
+CREATE VIEW v_marks AS
+SELECT m.id, m.run_id, t.pid, t.tid, t.thread_name, m.ts_ns, m.ts_ns / 1e9 AS time,
+       mk.name AS kind, n.value AS name, c.value AS category, dn.value AS domain,
+       m.color, m.payload, m.scope, m.args
+FROM marks m
+JOIN strings n ON n.id = m.name_id
+JOIN mark_kinds mk ON mk.id = m.kind
+LEFT JOIN strings c ON c.id = m.category_id
+LEFT JOIN nvtx_domains nd ON nd.id = m.domain_id
+LEFT JOIN strings dn ON dn.id = nd.name_id
+LEFT JOIN v_threads t ON t.thread_id = m.thread_id;
+
+CREATE VIEW v_memory_events AS
+SELECT e.id, e.run_id, p.pid, d.ordinal AS device, e.ts_ns, e.ts_ns / 1e9 AS time,
+       mo.name AS operation, e.address, e.bytes, mk.label AS memory_kind,
+       e.total_allocated, e.total_reserved, e.correlation_id, e.external_id
+FROM memory_events e
+JOIN memory_operations mo ON mo.id = e.operation
+LEFT JOIN memory_kinds mk ON mk.id = e.memory_kind
+LEFT JOIN processes p ON p.id = e.process_id
+LEFT JOIN devices d ON d.id = e.device_id;
+
+CREATE VIEW v_counters AS
+SELECT c.id, c.run_id, p.pid, d.ordinal AS device, n.value AS name, c.ts_ns, c.ts_ns / 1e9 AS time,
+       c.value
+FROM counters c
+JOIN strings n ON n.id = c.name_id
+LEFT JOIN processes p ON p.id = c.process_id
+LEFT JOIN devices d ON d.id = c.device_id;
+
+CREATE VIEW v_synchronizations AS
+SELECT y.id, y.run_id, p.pid, t.tid, d.ordinal AS device, s.stream,
+       y.start_ns, y.end_ns, y.end_ns - y.start_ns AS duration_ns, y.start_ns / 1e9 AS time,
+       st.name AS sync_type, y.correlation_id, y.event_id, y.return_value
+FROM synchronizations y
+JOIN sync_types st ON st.id = y.sync_type
+LEFT JOIN processes p ON p.id = y.process_id
+LEFT JOIN threads t ON t.id = y.thread_id
+LEFT JOIN devices d ON d.id = y.device_id
+LEFT JOIN streams s ON s.id = y.stream_id;
