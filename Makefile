@@ -16,7 +16,9 @@ WARN     := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wfor
 DEFS     := -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L
 # Recursive '=' so a `make deps` earlier in the same command line is seen.
 DEP_CFLAGS = $(shell $(PKG_CONFIG) --cflags sqlite3 libcjson zlib)
-DEP_LIBS   = $(shell $(PKG_CONFIG) --libs sqlite3 libcjson zlib) -lm
+DEP_LIBS   = $(shell $(PKG_CONFIG) --libs sqlite3 libcjson zlib) -lstdc++ -lm
+# The extension reads JSON arguments with cJSON and demangles with the C++ runtime.
+EXT_LIBS   = $(shell $(PKG_CONFIG) --libs libcjson) -lstdc++ -lm
 ALL_CFLAGS = $(WARN) $(DEFS) -fPIC -MMD -MP -Ilib -Iext -Icli $(DEP_CFLAGS) $(CFLAGS)
 
 LIB_SRCS := $(wildcard lib/*.c)
@@ -90,7 +92,7 @@ $(B)/libprofq.a: $(LIB_OBJS)
 
 # The loadable extension calls SQLite only through the sqlite3_api pointer: no -lsqlite3.
 $(B)/profq.so: $(EXT_OBJS)
-	$(CC) $(CFLAGS) $(LDFLAGS) -shared -o $@ $^ -lm
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -o $@ $^ $(EXT_LIBS)
 
 $(B)/profq: $(CLI_OBJS) $(EXT_CORE_OBJS) $(B)/libprofq.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(DEP_LIBS)

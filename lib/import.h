@@ -1,0 +1,46 @@
+/* import.h - importers: traces other tools wrote, turned into one run each through the store.
+ *
+ * Each importer reads one file, begins a run in the store (pq_store_begin_run, with its source
+ * name, the file path and the producer's version), writes every row, and finishes the run
+ * (pq_store_finish_run). On failure it returns -1 with err set and leaves the run open: the
+ * caller then calls pq_store_abort_run(), so a failed import leaves no trace in the database.
+ * Importers never print; progress goes through the optional callback.
+ */
+#ifndef PQ_IMPORT_H
+#define PQ_IMPORT_H
+
+#include <stdint.h>
+
+#include "error.h"
+#include "store.h"
+
+typedef struct pq_import_stats {
+	int64_t events;          /* trace events read */
+	int64_t rows;            /* rows written, all tables */
+	int64_t skipped;         /* events not representable, counted (and stored as run metadata) */
+	int64_t unmatched;       /* B/E or push/pop halves without their partner */
+	int64_t run_id;          /* the run created */
+} pq_import_stats;
+
+typedef struct pq_import_options {
+	/* Called now and then with bytes read so far and the total (0 when unknown, e.g. gzip).
+	 * May be NULL. */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	void *progress_ctx;
+} pq_import_options;
+
+enum pq_import_format { PQ_IMPORT_UNKNOWN, PQ_IMPORT_CHROME_JSON, PQ_IMPORT_NSYS_SQLITE };
+
+/* Detects a file's format from its first bytes (gzip or JSON text; SQLite with nsys tables).
+ * Returns PQ_IMPORT_UNKNOWN with err set when it is neither, or cannot be read. */
+enum pq_import_format pq_import_detect(const char *path, pq_error *err);
+
+/* Chrome trace-event JSON (.json or .json.gz): PyTorch profiler / Kineto, JAX, other producers. */
+int pq_import_chrome(pq_store *s, const char *path, const pq_import_options *opt,
+		     pq_import_stats *stats, pq_error *err);
+
+/* Nsight Systems SQLite export, schema 2.9 to 3.28. */
+int pq_import_nsys(pq_store *s, const char *path, const pq_import_options *opt,
+		   pq_import_stats *stats, pq_error *err);
+
+#endif
