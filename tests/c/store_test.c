@@ -262,6 +262,7 @@ static void test_batching(void)
 	pq_error err;
 	pq_run_info run;
 	pq_mark m;
+	char *mode;
 
 	pq_store_open(path, 3, &s, &err);
 	pq_run_info_init(&run);
@@ -283,7 +284,9 @@ static void test_batching(void)
 	pq_store_mark(s, &m, NULL, &err);
 	ok(pq_store_commit(s, &err) == 0, "an explicit commit");
 	is_int(query_int(path, "SELECT count(*) FROM marks"), 4, "makes the fourth row visible");
-	is_str(query_text(path, "PRAGMA journal_mode"), "wal", "the store writes in WAL mode");
+	mode = query_text(path, "PRAGMA journal_mode");
+	is_str(mode, "wal", "the store writes in WAL mode");
+	free(mode);
 	pq_store_close(s);
 }
 
