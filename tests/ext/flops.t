@@ -305,10 +305,12 @@ print(total)
 PY
 	got=$(sqlite "$TMP/ops.db" ".load $EXT" "select sum(op_flops(name, json_extract(args, '\$.\"Input Dims\"'),
 		json_extract(args, '\$.\"Input type\"'))) from ops where op_flops(name, json_extract(args, '\$.\"Input Dims\"')) is not null" 2>&1)
+	like "$(cat "$TMP/mm.expected")" '^[1-9][0-9]+$' "ResNet-50 trace: Python found mm/addmm ops"
 	is "$got" "$(cat "$TMP/mm.expected")" "ResNet-50 trace: sum of mm/addmm FLOPs matches Python"
 	is "$(sqlite "$TMP/ops.db" ".load $EXT" "select count(*) from ops where op_flops(name, json_extract(args, '\$.\"Input Dims\"')) is null")" 0 \
 		"ResNet-50 trace: every mm/addmm has a count"
 else
+	skip "ResNet-50 trace: Python found mm/addmm ops" "$trace not present"
 	skip "ResNet-50 trace: sum of mm/addmm FLOPs" "$trace not present"
 	skip "ResNet-50 trace: every mm/addmm has a count" "$trace not present"
 fi
