@@ -111,7 +111,7 @@ like "$(q "select device_peak_flops(1, 'bf16')")" "device_peak_flops: cannot rea
 
 # ---- lookup by devices.id in a profq database -----------------------------------------------------
 db=$TMP/profile.db
-sqlite "$db" <"$TOP/schema/schema.sql"
+cat "$TOP/schema/schema.sql" "$TOP/schema/views.sql" | sqlite "$db"
 sqlite "$db" "
 INSERT INTO runs (id, source, created_utc, profq_version) VALUES (1, 'test', '2024-01-01T00:00:00Z', 'test');
 INSERT INTO devices (id, run_id, ordinal, name, compute_major, compute_minor, sm_count, core_clock_hz,
@@ -181,5 +181,27 @@ is "$(q "select quote(roofline_bound(0, 0, 1, 1)), quote(roofline_bound(1, 1, 0,
 like "$(q "select roofline_bound(1, 1, 1, -1)")" "roofline_bound: peak_bandwidth must be a finite number >= 0" "negative bandwidth is an error"
 is "$(d "select roofline_bound(1000, 10, device_peak_flops(1, 'bf16'), device_peak_bandwidth(1))")" memory \
 	"roofline_bound with peaks from a devices row (AI 100 < 153)"
+
+# ---- the per-kernel roofline query of docs/sql/flops.md on a small profile ----------------------------
+sqlite "$db" "
+INSERT INTO strings (id, value) VALUES (1, 'aten::mm'), (2, 'ampere_bf16_s16816gemm_bf16_128x128_ldg8_f2f_nn');
+INSERT INTO ranges (id, run_id, start_ns, end_ns, kind, name_id, external_id, args) VALUES
+  (1, 1, 1000, 50000, 2, 1, 7,
+   '{\"Input Dims\": [[2048, 1024], [1024, 4096]], \"Input type\": [\"c10::BFloat16\", \"c10::BFloat16\"]}');
+INSERT INTO kernels (id, run_id, device_id, start_ns, end_ns, external_id, name_id) VALUES
+  (1, 1, 1, 60000, 160000, 7, 2);"
+ok $? "a cpu_op and its kernel inserted"
+# 2·2048·4096·1024 = 17179869184 FLOPs in 100 us = 1.718e14 FLOP/s = 55.06% of 312e12;
+# bytes 2·(2048·1024 + 1024·4096 + 2048·4096) = 29360128: AI 585 > ridge 153 -> compute
+is "$(d "SELECT name, flops, dur_ns, printf('%.2f', achieved_pct(flops, dur_ns, device_peak_flops(device_id, 'bf16'))),
+       roofline_bound(flops, bytes, device_peak_flops(device_id, 'bf16'), device_peak_bandwidth(device_id))
+FROM (SELECT o.name, k.device_id, k.end_ns - k.start_ns AS dur_ns,
+             op_flops(o.name, json_extract(o.args, '\$.\"Input Dims\"'), json_extract(o.args, '\$.\"Input type\"'),
+                      json_extract(o.args, '\$.flops'), json_extract(o.args, '\$.\"Concrete Inputs\"')) AS flops,
+             op_bytes(o.name, json_extract(o.args, '\$.\"Input Dims\"'), json_extract(o.args, '\$.\"Input type\"'),
+                      NULL, json_extract(o.args, '\$.\"Concrete Inputs\"')) AS bytes
+      FROM kernels k
+      JOIN v_ranges o ON o.run_id = k.run_id AND o.external_id = k.external_id AND o.kind = 'cpu_op')")" \
+	"aten::mm|17179869184|100000|55.06|compute" "per-kernel roofline query from the docs"
 
 done_testing
