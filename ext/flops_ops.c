@@ -101,7 +101,8 @@ static int type_elem_size(const char *t)
 
 /* ---- parsing the arguments -------------------------------------------------------------------- */
 
-/* Fills op from the dims and types JSON. 1 on success, 0 when the dims are not an array. */
+/* Fills op from the dims and types JSON. 1 on success, 0 when the dims are not an array, -1 when
+ * out of memory. */
 static int op_parse(pq_op *op, const cJSON *dims, const cJSON *types)
 {
 	const cJSON *e;
@@ -116,7 +117,7 @@ static int op_parse(pq_op *op, const cJSON *dims, const cJSON *types)
 		return 1;
 	op->in = sqlite3_malloc64((sqlite3_uint64)op->n * sizeof op->in[0]);
 	if (op->in == NULL)
-		return 0;
+		return -1;
 	cJSON_ArrayForEach(e, dims) {
 		pq_in *in = &op->in[i];
 		const cJSON *t = ntypes > i ? cJSON_GetArrayItem(types, i) : NULL;
@@ -1006,6 +1007,7 @@ static void op_func(sqlite3_context *ctx, int argc, sqlite3_value **argv, int wa
 	pq_op op = { 0, NULL, NULL };
 	pq_cost c;
 	const char *name;
+	int rc;
 
 	if (argc >= 4 && use_recorded(ctx, argv[3]))
 		return;
@@ -1023,8 +1025,10 @@ static void op_func(sqlite3_context *ctx, int argc, sqlite3_value **argv, int wa
 			op.concrete = conc;
 	}
 	/* a negative count means "not known for this op" (bytes of an old conv backward) */
-	if (dims != NULL && op_parse(&op, dims, types) && op_cost(e, &op, &c) &&
-	    (want_bytes ? c.bytes : c.flops) >= 0)
+	rc = dims != NULL ? op_parse(&op, dims, types) : 0;
+	if (rc < 0)
+		sqlite3_result_error_nomem(ctx);
+	else if (rc > 0 && op_cost(e, &op, &c) && (want_bytes ? c.bytes : c.flops) >= 0)
 		sqlite3_result_int64(ctx, want_bytes ? c.bytes : c.flops);
 	else
 		sqlite3_result_null(ctx);

@@ -186,6 +186,15 @@ is "$(q "select op_flops('aten::convolution_backward', '[[32,2048,7,7],[32,512,7
 	3288334336 "op_flops convolution_backward, output_mask grad_input only"
 is "$(q "select op_flops('aten::cudnn_convolution_backward_input', '[[],[32,2048,7,7],[2048,512,1,1],[],[],[],[],[],[],[]]')")" \
 	3288334336 "op_flops cudnn_convolution_backward_input"
+# cudnn_convolution_backward_weight(weight_size, grad_output, self, padding, stride, dilation, groups, ...)
+is "$(q "select op_flops('aten::cudnn_convolution_backward_weight', '[[],[32,2048,7,7],[32,512,7,7],[],[],[],[]]', NULL, NULL, '[\"[2048, 512, 1, 1]\",\"\",\"\",\"[0, 0]\",\"[1, 1]\",\"[1, 1]\",\"1\"]')")" \
+	3288334336 "op_flops cudnn_convolution_backward_weight (weight size from Concrete Inputs)"
+# grad_input bytes need the input's size: unknown without Concrete Inputs, known with them:
+# 4·(32·2048·49 + 2048·512 + 32·512·49) = 4·(3211264 + 1048576 + 802816) = 20250624
+is "$(q "select quote(op_bytes('aten::cudnn_convolution_backward_input', '[[],[32,2048,7,7],[2048,512,1,1],[],[],[],[],[],[],[]]'))")" NULL \
+	"op_bytes cudnn_convolution_backward_input without the input size is NULL"
+is "$(q "select op_bytes('aten::cudnn_convolution_backward_input', '[[],[32,2048,7,7],[2048,512,1,1],[],[],[],[],[],[],[]]', NULL, NULL, '[\"[32, 512, 7, 7]\"]')")" 20250624 \
+	"op_bytes cudnn_convolution_backward_input with the input size"
 
 # ---- attention -----------------------------------------------------------------------------------
 # q, k, v [8,16,1024,64] bf16: forward 4·b·h·s²·d = 4·8·16·1024²·64 = 34359738368
