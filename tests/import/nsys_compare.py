@@ -27,7 +27,7 @@ def dump(db, run):
         cols = [r[1] for r in db.execute(f"PRAGMA table_info({t})")]
         if "run_id" not in cols:
             continue
-        order = "id" if "id" in cols else "rowid"
+        order = "id" if "id" in cols else ", ".join(str(i + 1) for i in range(len(cols)))
         for row in db.execute(f"SELECT * FROM {t} WHERE run_id = ? ORDER BY {order}", (run,)):
             vals = []
             for c, v in zip(cols, row):
