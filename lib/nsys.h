@@ -56,6 +56,8 @@ typedef struct nsys_ctx {
 	int64_t last_dev_key, last_device;
 } nsys_ctx;
 
+#define NSYS_BAD_TIME "start/end not an integer, or end before start"
+
 /* A column an importer reads: present -> its value, absent -> NULL (or an error when required).
  * NSYS_STR columns are StringIds ids and read as their text. */
 enum { NSYS_OPT = 0, NSYS_REQ = 1, NSYS_STR = 2 };

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define BAD_TIME "start/end not an integer, or end before start"
+#define BAD_TIME NSYS_BAD_TIME
 
 /* A JSON object of the non-NULL integer fields, in buf; NULL when there are none. */
 static const char *json_ints(char *buf, size_t size, const char *const *keys,

@@ -235,7 +235,7 @@ static int read_events(nsys_ctx *c, nvtx_state *n)
 		if (nsys_time(c, st, N_START, &start) != 0 ||
 		    (sqlite3_column_type(st, N_END) != SQLITE_NULL &&
 		     (nsys_time(c, st, N_END, &end) != 0 || end < start))) {
-			if (nsys_bad_row(c, table, "start/end not an integer, or end before start") !=
+			if (nsys_bad_row(c, table, NSYS_BAD_TIME) !=
 			    0)
 				break;
 			continue;

@@ -223,18 +223,33 @@ int nsys_open(nsys_ctx *c, const char *path)
 	/* Counting walks every page of the tables read later: a damaged file fails here, before
 	 * anything is written, and the counts are the progress total. */
 	for (size_t i = 0; i < sizeof(counted) / sizeof(counted[0]); i++) {
-		char sql[128];
+		char sql[512];
+		int64_t bad = 0;
 
 		if (!nsys_has_table(c, counted[i]))
 			continue;
 		snprintf(sql, sizeof(sql), "SELECT count(*) FROM \"%s\"", counted[i]);
-		if (nsys_query_int(c, sql, 0, &n) != 0) {
-			char what[96];
-
-			snprintf(what, sizeof(what), "%s", counted[i]);
-			return db_fail(c, what);
-		}
+		if (nsys_query_int(c, sql, 0, &n) != 0)
+			return db_fail(c, counted[i]);
 		c->total += (uint64_t)n;
+		/* Rows the mappers would reject for their times: found now, a failure leaves the
+		 * database untouched; with keep_going they are skipped (and counted) later. */
+		if (i >= 6 || (c->opt != NULL && c->opt->keep_going))
+			continue;
+		snprintf(sql, sizeof(sql),
+			 "SELECT count(*) FROM \"%s\" WHERE %s typeof(start) <> 'integer' OR "
+			 "%s (typeof(\"end\") <> 'integer' OR \"end\" < start)", counted[i],
+			 i == 5 ? "eventType IN (59, 60, 70, 71, 34, 65) AND (" : "",
+			 i == 5 ? "(\"end\" IS NOT NULL AND" : "(");
+		if (i == 5)
+			strcat(sql, "))");
+		else
+			strcat(sql, ")");
+		if (nsys_query_int(c, sql, 0, &bad) != 0)
+			return db_fail(c, counted[i]);
+		if (bad > 0)
+			return pq_fail(c->err, "%s: %" PRId64 " rows with %s (keep-going skips them)",
+				       counted[i], bad, NSYS_BAD_TIME);
 	}
 	if (c->has_strings &&
 	    nsys_query_int(c, "SELECT count(*) FROM StringIds", 0, &n) != 0)
