@@ -49,7 +49,7 @@ else
 endif
 
 .PHONY: all deps depcheck demo test check asan bench install uninstall clean help
-all: $(B)/profq $(B)/profq.so $(COLLECTOR) $(TEST_BINS)
+all: $(B)/profq $(B)/profq.so $(COLLECTOR) $(TEST_BINS) $(B)/examples/demo
 
 help:
 	@echo "make            build profq, profq.so (and the collector when CUPTI is found) into $(B)/"
@@ -112,7 +112,7 @@ $(COLLECTOR): $(COLLECTOR_SRCS:%.c=$(B)/%.o) $(B)/libprofq.a
 $(COLLECTOR_SRCS:%.c=$(B)/%.o): ALL_CFLAGS += -I$(CUPTI_INC)
 
 demo: deps
-	@$(MAKE) --no-print-directory all $(B)/examples/demo
+	@$(MAKE) --no-print-directory all
 	@sh examples/demo.sh $(B)
 
 test check: deps

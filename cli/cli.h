@@ -20,7 +20,7 @@ int pq_cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Named parameters given on the command line (--param NAME=VALUE, --run, --limit). */
 typedef struct pq_params {
-	const char *names[32];
+	const char *names[32];   /* borrowed from argv; a name ends at '=' or NUL */
 	const char *values[32];
 	int count;
 } pq_params;

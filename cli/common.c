@@ -42,15 +42,10 @@ int pq_params_add(pq_params *p, const char *name, const char *value)
 int pq_params_add_assignment(pq_params *p, const char *assignment)
 {
 	const char *eq = strchr(assignment, '=');
-	char *name;
 
 	if (eq == NULL || eq == assignment)
 		return -1;
-	/* Lives until exit, like argv itself. */
-	name = strndup(assignment, (size_t)(eq - assignment));
-	if (name == NULL)
-		return -1;
-	return pq_params_add(p, name, eq + 1);
+	return pq_params_add(p, assignment, eq + 1);
 }
 
 /* Binds a command-line value: an integer or a real when the whole text is one, else text. */
@@ -75,6 +70,14 @@ static void bind_value(sqlite3_stmt *st, int i, const char *v)
 	sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC);
 }
 
+/* Whether a parameter given as "NAME" or "NAME=VALUE" is called name. */
+static int param_name_is(const char *given, const char *name)
+{
+	size_t n = strcspn(given, "=");
+
+	return strlen(name) == n && strncmp(given, name, n) == 0;
+}
+
 static void bind_params(sqlite3_stmt *st, const pq_params *params)
 {
 	int n = sqlite3_bind_parameter_count(st);
@@ -84,7 +87,7 @@ static void bind_params(sqlite3_stmt *st, const pq_params *params)
 		if (name == NULL)
 			continue;
 		for (int k = params ? params->count - 1 : -1; k >= 0; k--) {
-			if (strcmp(name + 1, params->names[k]) == 0) {
+			if (param_name_is(params->names[k], name + 1)) {
 				bind_value(st, i, params->values[k]);
 				break;
 			}

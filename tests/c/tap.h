@@ -1,4 +1,4 @@
-/* tap.h - TAP output for the C unit tests (prove runs them through tests/c/*.t wrappers).
+/* tap.h - TAP output for the C unit tests (prove runs them through the tests/c/NAME.t wrappers).
  *
  *   ok(cond, name...)            one test point
  *   is_int(got, expected, name)  int64 equality, both shown on failure
@@ -16,6 +16,8 @@
 
 static int tap_n, tap_failed;
 
+static int tap_point(int pass, const char *file, int line, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
 static int tap_point(int pass, const char *file, int line, const char *fmt, va_list ap)
 {
 	tap_n++;
