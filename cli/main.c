@@ -13,6 +13,9 @@ static const char usage_text[] =
 	"profq keeps GPU traces in an SQLite database and answers questions about them in SQL.\n"
 	"\n"
 	"Commands:\n"
+	"  import [-o profile.db] [--keep-going] FILE...\n"
+	"                     import Chrome trace JSON (.json, .json.gz: PyTorch profiler,\n"
+	"                     Kineto, JAX) and Nsight Systems SQLite exports, a run per file\n"
 	"  info <profile.db> [--format table|json]\n"
 	"                     runs, devices, row counts per table and time span of a database\n"
 	"  sql <profile.db> [SQL...] [--format table|csv|json] [--param NAME=VALUE]...\n"
@@ -33,8 +36,9 @@ typedef struct command {
 	int (*run)(int argc, char **argv);
 } command;
 
-/* Subcommands; `record`, `import` and `export` join this table as they are built. */
+/* Subcommands; `record` and `export` join this table as they are built. */
 static const command commands[] = {
+	{ "import", pq_cmd_import },
 	{ "info", pq_cmd_info },
 	{ "sql", pq_cmd_sql },
 	{ "report", pq_cmd_report },

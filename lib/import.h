@@ -27,6 +27,8 @@ typedef struct pq_import_options {
 	 * May be NULL. */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;
+	/* Count, skip and record (as run metadata) bad events instead of failing the import. */
+	int keep_going;
 } pq_import_options;
 
 enum pq_import_format { PQ_IMPORT_UNKNOWN, PQ_IMPORT_CHROME_JSON, PQ_IMPORT_NSYS_SQLITE };

@@ -436,6 +436,32 @@ int pq_store_stream(pq_store *s, int64_t process_id, int64_t device_id, int64_t 
 	return insert_dim(s, Q_STREAM_INSERT, 3, vals, key, id, err);
 }
 
+int pq_store_stream_props(pq_store *s, int64_t pid, int64_t stream, int64_t context,
+			  int64_t priority, int64_t stream_type, pq_error *err)
+{
+	static const char sql[] =
+		"UPDATE streams SET context = coalesce(?4, context), "
+		"priority = coalesce(?5, priority), stream_type = coalesce(?6, stream_type) "
+		"WHERE run_id = ?1 AND stream = ?3 AND process_id IN "
+		"(SELECT id FROM processes WHERE run_id = ?1 AND pid = ?2)";
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (need_run(s, err) != 0)
+		return -1;
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return fail_db(s, err, "cannot describe a stream");
+	sqlite3_bind_int64(st, 1, s->run_id);
+	sqlite3_bind_int64(st, 2, pid);
+	sqlite3_bind_int64(st, 3, stream);
+	bind_int(st, 4, context);
+	bind_int(st, 5, priority);
+	bind_int(st, 6, stream_type);
+	rc = step_done(s, st, "cannot describe a stream", err);
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int pq_store_nvtx_domain(pq_store *s, int64_t process_id, const char *name, int64_t *id,
 			 pq_error *err)
 {

@@ -210,6 +210,11 @@ int pq_store_device(pq_store *s, const pq_device *d, int64_t *id, pq_error *err)
 int pq_store_device_ordinal(pq_store *s, int64_t ordinal, int64_t *id, pq_error *err);
 int pq_store_stream(pq_store *s, int64_t process_id, int64_t device_id, int64_t stream,
 		    int64_t *id, pq_error *err);
+/* Describes the streams numbered `stream` of process `pid` in the open run (every device):
+ * context, priority and stream_type (enum stream_types); PQ_NULL leaves a field as it is.
+ * Streams not added yet are not created. */
+int pq_store_stream_props(pq_store *s, int64_t pid, int64_t stream, int64_t context,
+			  int64_t priority, int64_t stream_type, pq_error *err);
 int pq_store_nvtx_domain(pq_store *s, int64_t process_id, const char *name, int64_t *id,
 			 pq_error *err);
 int pq_store_nvtx_category(pq_store *s, int64_t process_id, int64_t domain_id, int64_t category,

@@ -1,0 +1,80 @@
+/* import_detect.c - telling a Chrome trace from an Nsight Systems export by content. */
+#include "import.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "version.h"
+
+/* An SQLite file is an nsys export when it has nsys's metadata or CUPTI tables. */
+static enum pq_import_format detect_sqlite(const char *path, pq_error *err)
+{
+	static const char sql[] =
+		"SELECT (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND"
+		"        (name IN ('META_DATA_EXPORT', 'EXPORT_META_DATA')"
+		"         OR name LIKE 'CUPTI\\_ACTIVITY\\_KIND\\_%' ESCAPE '\\')),"
+		"       (SELECT application_id FROM pragma_application_id)";
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	enum pq_import_format f = PQ_IMPORT_UNKNOWN;
+	char *uri = sqlite3_mprintf("file:%s?mode=ro", path);
+
+	if (uri == NULL) {
+		pq_fail(err, "out of memory");
+		return f;
+	}
+	/* Read-only through a URI, so a probe can never change the file. */
+	if (sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) == SQLITE_OK &&
+	    sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW) {
+		if (sqlite3_column_int64(st, 0) > 0)
+			f = PQ_IMPORT_NSYS_SQLITE;
+		else if (sqlite3_column_int64(st, 1) == PQ_APPLICATION_ID)
+			pq_fail(err, "already a profq database");
+		else
+			pq_fail(err, "an SQLite database, but not an Nsight Systems export");
+	} else {
+		pq_fail(err, "cannot read it as SQLite: %s", db ? sqlite3_errmsg(db) : "out of memory");
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	sqlite3_free(uri);
+	return f;
+}
+
+enum pq_import_format pq_import_detect(const char *path, pq_error *err)
+{
+	unsigned char head[64];
+	size_t n, i = 0;
+	FILE *f = fopen(path, "rb");
+
+	if (f == NULL) {
+		pq_fail(err, "cannot open: %s", strerror(errno));
+		return PQ_IMPORT_UNKNOWN;
+	}
+	n = fread(head, 1, sizeof(head), f);
+	if (ferror(f)) {
+		pq_fail(err, "cannot read: %s", strerror(errno));
+		fclose(f);
+		return PQ_IMPORT_UNKNOWN;
+	}
+	fclose(f);
+	if (n >= 2 && head[0] == 0x1f && head[1] == 0x8b)
+		return PQ_IMPORT_CHROME_JSON;
+	if (n >= 16 && memcmp(head, "SQLite format 3", 16) == 0)
+		return detect_sqlite(path, err);
+	if (n >= 3 && memcmp(head, "\xef\xbb\xbf", 3) == 0)
+		i = 3;
+	while (i < n && strchr(" \t\r\n", head[i]) != NULL)
+		i++;
+	if (i < n && (head[i] == '{' || head[i] == '['))
+		return PQ_IMPORT_CHROME_JSON;
+	if (n == 0)
+		pq_fail(err, "empty file");
+	else
+		pq_fail(err, "neither a Chrome trace (JSON) nor an Nsight Systems SQLite export");
+	return PQ_IMPORT_UNKNOWN;
+}

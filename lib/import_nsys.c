@@ -1,0 +1,95 @@
+/* import_nsys.c - Nsight Systems SQLite export (schema 2.9 to 3.28) -> one run.
+ *
+ * Order: open and check the export completely (schema, required columns, integrity) before the
+ * run begins, so an export this importer cannot read leaves the database untouched; then the
+ * run (source "nsys-sqlite", EXPORT_PRODUCT_VERSION, time base from nsys_time.c), metadata,
+ * dimensions, the CUDA tables, NVTX, stream properties, counts of what was not imported.
+ */
+#include "import.h"
+
+#include <string.h>
+
+#include "nsys.h"
+
+static int hostname(nsys_ctx *c)
+{
+	sqlite3_stmt *st;
+
+	c->hostname[0] = '\0';
+	if (!nsys_has_table(c, "TARGET_INFO_SYSTEM_ENV") ||
+	    !nsys_has_column(c, "TARGET_INFO_SYSTEM_ENV", "name") ||
+	    !nsys_has_column(c, "TARGET_INFO_SYSTEM_ENV", "value"))
+		return 0;
+	if (sqlite3_prepare_v2(c->db, "SELECT value FROM TARGET_INFO_SYSTEM_ENV "
+			       "WHERE name = 'Hostname' LIMIT 1", -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0) != NULL) {
+		const char *h = (const char *)sqlite3_column_text(st, 0);
+		size_t n = strlen(h);
+
+		if (n >= sizeof(c->hostname))
+			n = sizeof(c->hostname) - 1;
+		memcpy(c->hostname, h, n);
+		c->hostname[n] = '\0';
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static int import(nsys_ctx *c)
+{
+	pq_run_info info;
+	int64_t orphans;
+
+	if (nsys_time_base(c) != 0 || hostname(c) != 0)
+		return -1;
+	pq_run_info_init(&info);
+	info.source = "nsys-sqlite";
+	info.source_path = c->path;
+	info.source_version = c->product_version[0] ? c->product_version : NULL;
+	info.hostname = c->hostname[0] ? c->hostname : NULL;
+	info.relative_time = c->relative;
+	info.time_offset_ns = c->offset;
+	if (pq_store_begin_run(c->s, &info, &c->stats->run_id, c->err) != 0)
+		return -1;
+	if (nsys_write_metadata(c) != 0 || nsys_time_metadata(c) != 0 ||
+	    nsys_import_processes(c) != 0 || nsys_import_devices(c) != 0 ||
+	    nsys_import_kernels(c) != 0 || nsys_import_memcpys(c) != 0 ||
+	    nsys_import_memsets(c) != 0 || nsys_import_syncs(c) != 0 ||
+	    nsys_import_api_calls(c) != 0 || nsys_import_nvtx(c) != 0 ||
+	    nsys_import_stream_props(c) != 0)
+		return -1;
+	if (nsys_kernel_orphans(c, &orphans) != 0)
+		return -1;
+	if (orphans != PQ_NULL &&
+	    pq_store_set_metadata_int(c->s, "nsys.kernels_without_api_call", orphans, c->err) != 0)
+		return -1;
+	if (nsys_write_skipped(c) != 0 ||
+	    pq_store_set_metadata_int(c->s, "nsys.skipped_rows", c->stats->skipped, c->err) != 0)
+		return -1;
+	if (c->opt != NULL && c->opt->progress != NULL)
+		c->opt->progress(c->opt->progress_ctx, c->total, c->total);
+	return pq_store_finish_run(c->s, c->err);
+}
+
+int pq_import_nsys(pq_store *s, const char *path, const pq_import_options *opt,
+		   pq_import_stats *stats, pq_error *err)
+{
+	nsys_ctx c;
+	pq_import_stats local;
+	int rc;
+
+	memset(&c, 0, sizeof(c));
+	if (stats == NULL)
+		stats = &local;
+	memset(stats, 0, sizeof(*stats));
+	c.s = s;
+	c.opt = opt;
+	c.stats = stats;
+	c.err = err;
+	rc = nsys_open(&c, path);
+	if (rc == 0)
+		rc = import(&c);
+	nsys_close(&c);
+	return rc;
+}

@@ -1,0 +1,329 @@
+/* nsys_nvtx.c - NVTX_EVENTS -> nvtx_domains, nvtx_categories, ranges and marks.
+ *
+ * eventType (ENUM_NSYS_EVENT_TYPE, notes §1.6; the 3.25 export's enum table): 75 domain create
+ * (name = text, key = (process, domainId)); 33 category (and NVTXT's 64): `category` named
+ * `text` in domainId; 59 push/pop range (and NVTXT's 70), one row per range, start and end on
+ * the same thread; 60 start/end range (NVTXT 71), ended on endGlobalTid; 34 mark (NVTXT 65).
+ * Text = coalesce(StringIds[textId], text), the rule NVIDIA's reports use. Other event types
+ * (39 thread naming, 76 domain destroy, 35-38 unmerged halves, NVTXT meta rows) are counted in
+ * run_metadata and not imported.
+ *
+ * Domains and categories are read first; the other rows are read sorted by (globalTid, start,
+ * end descending), so push/pop depth and parent come from one stack per thread: a range's parent
+ * is the innermost open range that contains it (half-open intervals).
+ */
+#include "nsys.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	N_START, N_END, N_TYPE, N_GTID, N_END_GTID, N_DOMAIN, N_CATEGORY, N_COLOR, N_TEXT_ID,
+	N_TEXT, N_RANGE_ID, N_I64, N_U64, N_I32, N_U32, N_DOUBLE, N_FLOAT, N_JSON_ID, N_JSON,
+	N_COUNT
+};
+
+static const nsys_col cols[N_COUNT] = {
+	{ "start", NSYS_REQ }, { "end", NSYS_REQ }, { "eventType", NSYS_REQ }, { "globalTid", 0 },
+	{ "endGlobalTid", 0 }, { "domainId", 0 }, { "category", 0 }, { "color", 0 },
+	{ "textId", NSYS_STR }, { "text", 0 }, { "rangeId", 0 }, { "int64Value", 0 },
+	{ "uint64Value", 0 }, { "int32Value", 0 }, { "uint32Value", 0 }, { "doubleValue", 0 },
+	{ "floatValue", 0 }, { "jsonTextId", NSYS_STR }, { "jsonText", 0 },
+};
+
+static const char table[] = "NVTX_EVENTS";
+
+typedef struct open_range {
+	int64_t end;        /* INT64_MAX: never closed */
+	int64_t id;
+} open_range;
+
+typedef struct nvtx_state {
+	pq_strmap domains;  /* "<pid>|<domainId>" -> nvtx_domains.id */
+	int64_t unnamed_domains;
+	open_range *stack;
+	size_t depth, cap;
+	int64_t stack_gtid;
+	char *json;         /* args buffer */
+	size_t json_cap;
+} nvtx_state;
+
+static const char *row_text(sqlite3_stmt *st)
+{
+	const char *t = nsys_text(st, N_TEXT_ID);
+
+	return t != NULL ? t : nsys_text(st, N_TEXT);
+}
+
+static int64_t process_of(int64_t gtid)
+{
+	return gtid == PQ_NULL ? PQ_NULL : gtid & ~(int64_t)0xFFFFFF;
+}
+
+/* The nvtx_domains row of (process, domainId); the default domain (0 or NULL) is none. A domain
+ * whose create event is not in the export (e.g. a time slice) gets a placeholder name. */
+static int domain_of(nsys_ctx *c, nvtx_state *n, sqlite3_stmt *st, int64_t process_id,
+		     const char *create_name, int64_t *id)
+{
+	int64_t dom = nsys_int(st, N_DOMAIN), gtid = nsys_int(st, N_GTID);
+	char key[64], placeholder[64];
+	size_t len;
+
+	*id = PQ_NULL;
+	if (dom == PQ_NULL || (dom == 0 && create_name == NULL))
+		return 0;
+	len = (size_t)snprintf(key, sizeof(key), "%" PRId64 "|%" PRId64,
+			       gtid == PQ_NULL ? -1 : NSYS_PID(gtid), dom);
+	if (create_name == NULL && pq_strmap_get(&n->domains, key, len, id))
+		return 0;
+	if (create_name == NULL) {
+		snprintf(placeholder, sizeof(placeholder), "(domain %" PRId64 ")", dom);
+		create_name = placeholder;
+		n->unnamed_domains++;
+	}
+	if (pq_store_nvtx_domain(c->s, process_id, create_name, id, c->err) != 0)
+		return -1;
+	c->stats->rows++;
+	if (pq_strmap_put(&n->domains, key, len, *id) != 0)
+		return pq_fail(c->err, "out of memory");
+	return 0;
+}
+
+/* The payload: the first integer or floating-point value column set. */
+static pq_value payload(sqlite3_stmt *st)
+{
+	pq_value v = { PQ_VALUE_NULL, 0, 0 };
+
+	for (int i = N_I64; i <= N_U32; i++)
+		if (sqlite3_column_type(st, i) != SQLITE_NULL) {
+			v.type = PQ_VALUE_INT;
+			v.i = sqlite3_column_int64(st, i);
+			return v;
+		}
+	for (int i = N_DOUBLE; i <= N_FLOAT; i++)
+		if (sqlite3_column_type(st, i) != SQLITE_NULL) {
+			v.type = PQ_VALUE_REAL;
+			v.d = sqlite3_column_double(st, i);
+			return v;
+		}
+	return v;
+}
+
+/* args: the JSON payload text when it is an object, else {"jsonText": "<text>"}. */
+static int json_args(nsys_ctx *c, nvtx_state *n, sqlite3_stmt *st, const char **args)
+{
+	const char *j = nsys_text(st, N_JSON_ID);
+	size_t need, len = 0;
+
+	if (j == NULL)
+		j = nsys_text(st, N_JSON);
+	*args = NULL;
+	if (j == NULL)
+		return 0;
+	if (j[0] == '{') {
+		*args = j;
+		return 0;
+	}
+	need = 6 * strlen(j) + 32;
+	if (need > n->json_cap) {
+		char *p = realloc(n->json, need);
+
+		if (p == NULL)
+			return pq_fail(c->err, "out of memory");
+		n->json = p;
+		n->json_cap = need;
+	}
+	len += (size_t)sprintf(n->json, "{\"jsonText\":\"");
+	for (const unsigned char *p = (const unsigned char *)j; *p != '\0'; p++) {
+		if (*p == '"' || *p == '\\')
+			len += (size_t)sprintf(n->json + len, "\\%c", *p);
+		else if (*p < 0x20)
+			len += (size_t)sprintf(n->json + len, "\\u%04x", *p);
+		else
+			n->json[len++] = (char)*p;
+	}
+	strcpy(n->json + len, "\"}");
+	*args = n->json;
+	return 0;
+}
+
+static int read_definitions(nsys_ctx *c, nvtx_state *n)
+{
+	sqlite3_stmt *st;
+	int rc = 0;
+
+	/* Domains before categories: a category names its domain. */
+	if (nsys_select(c, table, cols, N_COUNT, "t.eventType IN (75, 33, 64)",
+			"t.eventType = 75 DESC, t.start, t.rowid", &st) != 0)
+		return -1;
+	while (st != NULL && (rc = nsys_step(c, st, table)) == 1) {
+		int64_t type = nsys_int(st, N_TYPE), process_id, domain_id;
+		int64_t gtid = nsys_int(st, N_GTID), cat = nsys_int(st, N_CATEGORY);
+		const char *text = row_text(st);
+
+		c->stats->events++;
+		if (nsys_process(c, process_of(gtid), &process_id) != 0)
+			break;
+		if (type == 75) {
+			if (text == NULL) {
+				if (nsys_bad_row(c, table, "a domain without a name") != 0)
+					break;
+				continue;
+			}
+			if (domain_of(c, n, st, process_id, text, &domain_id) != 0)
+				break;
+			continue;
+		}
+		if (cat == PQ_NULL || text == NULL) {
+			if (nsys_bad_row(c, table, "a category without id or name") != 0)
+				break;
+			continue;
+		}
+		if (domain_of(c, n, st, process_id, NULL, &domain_id) != 0 ||
+		    pq_store_nvtx_category(c->s, process_id, domain_id, cat, text, c->err) != 0)
+			break;
+		c->stats->rows++;
+	}
+	sqlite3_finalize(st);
+	return st != NULL && rc != 0 ? -1 : 0;
+}
+
+static int push(nsys_ctx *c, nvtx_state *n, int64_t end, int64_t id)
+{
+	if (n->depth == n->cap) {
+		size_t cap = n->cap ? 2 * n->cap : 64;
+		open_range *p = realloc(n->stack, cap * sizeof(*p));
+
+		if (p == NULL)
+			return pq_fail(c->err, "out of memory");
+		n->stack = p;
+		n->cap = cap;
+	}
+	n->stack[n->depth].end = end;
+	n->stack[n->depth].id = id;
+	n->depth++;
+	return 0;
+}
+
+static int read_events(nsys_ctx *c, nvtx_state *n)
+{
+	sqlite3_stmt *st;
+	int rc = 0;
+
+	n->stack_gtid = PQ_NULL;
+	if (nsys_select(c, table, cols, N_COUNT, "t.eventType NOT IN (75, 33, 64)",
+			"t.globalTid, t.start, coalesce(t.\"end\", 9223372036854775807) DESC, "
+			"t.rowid", &st) != 0)
+		return -1;
+	while (st != NULL && (rc = nsys_step(c, st, table)) == 1) {
+		int64_t type = nsys_int(st, N_TYPE), gtid = nsys_int(st, N_GTID);
+		int64_t process_id, thread_id, domain_id, start, end = PQ_NULL;
+		const char *name = row_text(st), *args;
+
+		c->stats->events++;
+		if (type != 59 && type != 70 && type != 60 && type != 71 && type != 34 &&
+		    type != 65) {
+			char reason[64];
+
+			snprintf(reason, sizeof(reason), "NVTX_EVENTS: eventType %" PRId64, type);
+			if (nsys_not_mapped(c, reason) != 0)
+				break;
+			continue;
+		}
+		if (nsys_time(c, st, N_START, &start) != 0 ||
+		    (sqlite3_column_type(st, N_END) != SQLITE_NULL &&
+		     (nsys_time(c, st, N_END, &end) != 0 || end < start))) {
+			if (nsys_bad_row(c, table, NSYS_BAD_TIME) !=
+			    0)
+				break;
+			continue;
+		}
+		if (nsys_process(c, process_of(gtid), &process_id) != 0 ||
+		    nsys_thread(c, gtid, &thread_id) != 0 ||
+		    domain_of(c, n, st, process_id, NULL, &domain_id) != 0 ||
+		    json_args(c, n, st, &args) != 0)
+			break;
+		if (name == NULL)
+			name = "";     /* NVTX allows a range or mark without a message */
+		if (type == 34 || type == 65) {
+			pq_mark m;
+
+			pq_mark_init(&m);
+			m.process_id = process_id;
+			m.thread_id = thread_id;
+			m.ts_ns = start;
+			m.kind = PQ_MARK_NVTX;
+			m.name = name;
+			m.domain_id = domain_id;
+			m.nvtx_category = nsys_int(st, N_CATEGORY);
+			m.color = nsys_int(st, N_COLOR);
+			m.payload = payload(st);
+			m.args = args;
+			if (pq_store_mark(c->s, &m, NULL, c->err) != 0)
+				break;
+		} else {
+			pq_range r;
+			int64_t id;
+
+			pq_range_init(&r);
+			r.process_id = process_id;
+			r.thread_id = thread_id;
+			r.start_ns = start;
+			r.end_ns = end;
+			r.name = name;
+			r.domain_id = domain_id;
+			r.nvtx_category = nsys_int(st, N_CATEGORY);
+			r.color = nsys_int(st, N_COLOR);
+			r.payload = payload(st);
+			r.args = args;
+			if (end == PQ_NULL)
+				c->stats->unmatched++;
+			if (type == 59 || type == 70) {
+				r.kind = PQ_RANGE_NVTX_PUSH_POP;
+				if (gtid != n->stack_gtid) {
+					n->depth = 0;
+					n->stack_gtid = gtid;
+				}
+				while (n->depth > 0 && n->stack[n->depth - 1].end <= start)
+					n->depth--;
+				r.depth = (int64_t)n->depth;
+				r.parent_id = n->depth > 0 ? n->stack[n->depth - 1].id : PQ_NULL;
+			} else {
+				r.kind = PQ_RANGE_NVTX_START_END;
+				r.range_key = nsys_int(st, N_RANGE_ID);
+				if (nsys_thread(c, nsys_int(st, N_END_GTID), &r.end_thread_id) != 0)
+					break;
+			}
+			if (pq_store_range(c->s, &r, &id, c->err) != 0)
+				break;
+			if (r.kind == PQ_RANGE_NVTX_PUSH_POP &&
+			    push(c, n, end == PQ_NULL ? INT64_MAX : end, id) != 0)
+				break;
+		}
+		c->stats->rows++;
+	}
+	sqlite3_finalize(st);
+	return st != NULL && rc != 0 ? -1 : 0;
+}
+
+int nsys_import_nvtx(nsys_ctx *c)
+{
+	nvtx_state n;
+	int rc;
+
+	if (!nsys_has_table(c, table))
+		return 0;
+	memset(&n, 0, sizeof(n));
+	rc = read_definitions(c, &n);
+	if (rc == 0)
+		rc = read_events(c, &n);
+	if (rc == 0 && n.unnamed_domains > 0)
+		rc = pq_store_set_metadata_int(c->s, "nsys.nvtx_domains_without_name",
+					       n.unnamed_domains, c->err);
+	pq_strmap_free(&n.domains);
+	free(n.stack);
+	free(n.json);
+	return rc;
+}
