@@ -11,7 +11,7 @@ static const char runs_sql[] =
 	"      WHEN time_base = 'unix'"
 	"      THEN strftime('%Y-%m-%d %H:%M:%f', start_ns / 1000000000.0, 'unixepoch') || ' UTC'"
 	"      ELSE start_ns || ' ns (relative)' END AS start,"
-	" printf('%.6f', (end_ns - start_ns) / 1e9) AS duration_s,"
+	" iif(end_ns IS NULL, NULL, printf('%.6f', (end_ns - start_ns) / 1e9)) AS duration_s,"
 	" (SELECT count(*) FROM processes p WHERE p.run_id = runs.id) AS processes,"
 	" (SELECT count(*) FROM devices d WHERE d.run_id = runs.id) AS devices,"
 	" source_path AS path "
@@ -20,8 +20,10 @@ static const char runs_sql[] =
 static const char devices_sql[] =
 	"SELECT run_id AS run, ordinal AS device, name,"
 	" compute_major || '.' || compute_minor AS compute_capability, sm_count,"
-	" printf('%.2f', global_memory_bytes / 1073741824.0) AS memory_gib,"
-	" printf('%.1f', memory_bandwidth_bytes_per_s / 1e9) AS bandwidth_gb_s "
+	" iif(global_memory_bytes IS NULL, NULL,"
+	"     printf('%.2f', global_memory_bytes / 1073741824.0)) AS memory_gib,"
+	" iif(memory_bandwidth_bytes_per_s IS NULL, NULL,"
+	"     printf('%.1f', memory_bandwidth_bytes_per_s / 1e9)) AS bandwidth_gb_s "
 	"FROM devices ORDER BY run_id, ordinal";
 
 static const char rows_sql[] =
