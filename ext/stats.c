@@ -319,41 +319,75 @@ static sqlite3_int64 statAddU(sqlite3_int64 lo, sqlite3_uint64 d)
 	return (lo + INT64_MAX) + (sqlite3_int64)(d - (sqlite3_uint64)INT64_MAX);
 }
 
+/* The rank h = (n-1)*rPct/100 as an exact fraction k + r/D, when rPct is a multiple of 2^-20 and
+ * the numbers stay small (always for sensible p and any real n). Returns 0 otherwise. */
+static int statRank(sqlite3_int64 n, double rPct, sqlite3_int64 *pk, sqlite3_uint64 *pr,
+		    sqlite3_uint64 *pD)
+{
+	sqlite3_uint64 P, D = 100, A;
+	double x = rPct;
+	int s;
+
+	for (s = 0; s <= 20 && x != floor(x); s++) {
+		x *= 2.0; /* exact: no overflow for x <= 100 * 2^20 */
+		D *= 2;
+	}
+	if (x != floor(x) || n - 1 > (sqlite3_int64)((UINT64_MAX / 2) / (sqlite3_uint64)(x + 1.0)))
+		return 0;
+	P = (sqlite3_uint64)x;
+	A = (sqlite3_uint64)(n - 1) * P;
+	*pk = (sqlite3_int64)(A / D);
+	*pr = A % D;
+	*pD = D;
+	return 1;
+}
+
 /* The percentile rPct of the sorted values (Requirement 4), into ctx. */
 static void statPercentile(sqlite3_context *ctx, const Stat *p, double rPct)
 {
-	double h = (double)(p->nUsed - 1) * rPct / 100.0;
-	double rFloor = floor(h);
-	sqlite3_int64 k = (sqlite3_int64)rFloor;
-	double rFrac = h - rFloor;
+	sqlite3_int64 k;
+	sqlite3_uint64 r = 0, D = 1;
+	double rFrac;
+	int bExact = statRank(p->nUsed, rPct, &k, &r, &D);
 
+	if (bExact) {
+		rFrac = (double)r / (double)D;
+	} else {
+		double h = (double)(p->nUsed - 1) * rPct / 100.0;
+		k = (sqlite3_int64)floor(h);
+		rFrac = h - floor(h);
+	}
 	if (k >= p->nUsed - 1) {
 		k = p->nUsed - 1;
 		rFrac = 0.0;
+		r = 0;
 	}
 	if (!p->bReal) {
 		sqlite3_int64 lo = p->a[k].i, hi;
-		sqlite3_uint64 d;
-		double rOff, rWhole;
+		sqlite3_uint64 d, q, t;
 
 		if (rFrac == 0.0 || (hi = p->a[k + 1].i) == lo) {
 			sqlite3_result_int64(ctx, lo);
 			return;
 		}
 		d = (sqlite3_uint64)hi - (sqlite3_uint64)lo; /* exact: hi > lo */
-		if (rFrac == 0.5 && (d & 1) == 0) {
-			sqlite3_result_int64(ctx, statAddU(lo, d / 2));
-			return;
+		if (bExact) {
+			/* lo + d*r/D = lo + q*r + t*r/D with d = q*D + t; q*r < d, t*r < D*D < 2^56. */
+			q = d / D;
+			t = d % D;
+			if ((t * r) % D == 0)
+				sqlite3_result_int64(ctx, statAddU(lo, q * r + t * r / D));
+			else
+				sqlite3_result_double(ctx, (double)statAddU(lo, q * r + t * r / D) +
+							   (double)((t * r) % D) / (double)D);
+		} else {
+			double rOff = (double)d * rFrac, rWhole = floor(rOff);
+			if (rWhole < (double)d)
+				sqlite3_result_double(ctx, (double)statAddU(lo, (sqlite3_uint64)rWhole) +
+							   (rOff - rWhole));
+			else
+				sqlite3_result_double(ctx, (double)lo + rOff);
 		}
-		/* Keep the integer part of the offset exact, add the fraction last. */
-		rOff = (double)d * rFrac;
-		rWhole = floor(rOff);
-		if (rWhole < (double)d)
-			sqlite3_result_double(ctx, (double)statAddU(lo, (sqlite3_uint64)rWhole) +
-						   (rOff - rWhole));
-		else
-			sqlite3_result_double(ctx, (double)lo + rOff);
-		return;
 	} else {
 		double lo = p->a[k].r, hi, d;
 
@@ -404,6 +438,8 @@ static int statVariance(const Stat *p, double *pVar, int *pExp)
 		return 1;
 	}
 	(void)frexp(rMax, &e);
+	if (e < -1000)
+		e = -1000; /* subnormal values: 2^1000 still leaves their squares representable */
 	rScale = ldexp(1.0, -e); /* a power of two: scaling is exact */
 	/* Pass 1: the mean, with Neumaier's compensated sum (|scaled values| < 1). */
 	for (j = 0; j < n; j++) {
