@@ -23,10 +23,12 @@
  *   (5) p must be an INTEGER or REAL in [0, 100] and the same on every row of a group, else the
  *       error is "percentile(): p must be a number between 0 and 100" or "percentile(): p must
  *       be the same for every row of a group". NULL p is an error too.
- *   (6) While every value is an INTEGER, values are kept as 64-bit integers and a percentile
- *       that falls on a value (or halfway between two values whose sum is even) is returned as
- *       an exact INTEGER; otherwise the result is REAL (a median of integers may end in .5).
- *       Once a REAL value arrives, all values are kept as doubles from then on.
+ *   (6) While every value is an INTEGER, values are kept as 64-bit integers and the
+ *       interpolation is done in exact rational arithmetic, p read as the decimal it is written
+ *       as (up to 6 places): a whole-number result is returned as an INTEGER, any other as the
+ *       nearest REAL (a median of integers may end in .5). Once a REAL value arrives, the
+ *       group's values are kept as doubles from then on (also for the rest of a window
+ *       partition).
  *   (7) stddev/variance use the divisor n-1 and return NULL for fewer than 2 values (as SQL's
  *       STDDEV_SAMP does); with any infinite value they return NULL (the result is undefined).
  *   (8) A percentile involving -Inf and +Inf together is NULL; otherwise infinities sort to the
@@ -319,22 +321,26 @@ static sqlite3_int64 statAddU(sqlite3_int64 lo, sqlite3_uint64 d)
 	return (lo + INT64_MAX) + (sqlite3_int64)(d - (sqlite3_uint64)INT64_MAX);
 }
 
-/* The rank h = (n-1)*rPct/100 as an exact fraction k + r/D, when rPct is a multiple of 2^-20 and
- * the numbers stay small (always for sensible p and any real n). Returns 0 otherwise. */
+/* The rank h = (n-1)*rPct/100 as an exact fraction k + r/D, reading rPct as the shortest decimal
+ * with at most 6 places that gives the same double (99.9 is 999/10, not its binary value).
+ * Returns 0 when there is no such decimal or the numbers would not fit 64 bits. */
 static int statRank(sqlite3_int64 n, double rPct, sqlite3_int64 *pk, sqlite3_uint64 *pr,
 		    sqlite3_uint64 *pD)
 {
-	sqlite3_uint64 P, D = 100, A;
-	double x = rPct;
-	int s;
+	sqlite3_uint64 D = 100, A, P;
+	double rScale = 1.0, m = 0.0;
+	int j;
 
-	for (s = 0; s <= 20 && x != floor(x); s++) {
-		x *= 2.0; /* exact: no overflow for x <= 100 * 2^20 */
-		D *= 2;
+	for (j = 0; j <= 6; j++, rScale *= 10.0, D *= 10) {
+		m = floor(rPct * rScale + 0.5);
+		if (m / rScale == rPct)
+			break;
 	}
-	if (x != floor(x) || n - 1 > (sqlite3_int64)((UINT64_MAX / 2) / (sqlite3_uint64)(x + 1.0)))
+	if (j > 6)
 		return 0;
-	P = (sqlite3_uint64)x;
+	P = (sqlite3_uint64)m; /* <= 100 * 10^6 */
+	if ((sqlite3_uint64)(n - 1) > ((sqlite3_uint64)INT64_MAX) / (P + 1))
+		return 0;
 	A = (sqlite3_uint64)(n - 1) * P;
 	*pk = (sqlite3_int64)(A / D);
 	*pr = A % D;
@@ -372,7 +378,7 @@ static void statPercentile(sqlite3_context *ctx, const Stat *p, double rPct)
 		}
 		d = (sqlite3_uint64)hi - (sqlite3_uint64)lo; /* exact: hi > lo */
 		if (bExact) {
-			/* lo + d*r/D = lo + q*r + t*r/D with d = q*D + t; q*r < d, t*r < D*D < 2^56. */
+			/* lo + d*r/D = lo + q*r + t*r/D with d = q*D + t; q*r < d, t*r < D*D <= 10^16. */
 			q = d / D;
 			t = d % D;
 			if ((t * r) % D == 0)

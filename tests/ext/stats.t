@@ -24,7 +24,7 @@ def close(got, want, rel=1e-12):
     return abs(got - want) <= rel * max(abs(want), 1.0)
 
 # Reference percentile p of xs: Python's inclusive quantiles (Hyndman & Fan 7).
-CUTS = {0: None, 10: (10, 1), 25: (4, 1), 37.5: (8, 3), 50: (2, 1), 75: (4, 3), 90: (10, 9),
+CUTS = {0: None, 10: (10, 1), 25: (4, 1), 37.5: (8, 3), 50: (2, 1), 75: (4, 3), 90: (10, 9), 99.9: (1000, 999),
         99: (100, 99), 100: None}
 def ref_pct(xs, p):
     xs = sorted(xs)
@@ -40,7 +40,7 @@ def ref_pct(xs, p):
 # The exact value of the same definition, to check which results must be exact INTEGERs.
 def exact_pct(xs, p):
     xs = sorted(xs)
-    h = Fraction(len(xs) - 1) * Fraction(p) / 100
+    h = Fraction(len(xs) - 1) * Fraction(str(p)) / 100   # p as written: 99.9 is 999/10
     k = math.floor(h)
     if k >= len(xs) - 1:
         return Fraction(xs[-1])
