@@ -37,8 +37,9 @@ char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
 
 /* __cxa_demangle keeps arrays proportional to the name's length on the stack (GNU's
  * cp-demangle.c: about 2 components and 1 substitution per input byte), so longer names are
- * returned as they are instead of risking the stack of a small thread. Real kernel names are
- * far shorter. */
+ * returned as they are instead of risking the stack of a small thread. GCC's runtime itself
+ * already refuses names over 1024 bytes (its guard for the same problem, libiberty PR 87675);
+ * this bound matters for runtimes without that guard. */
 #define NAMES_MAX_MANGLED 16384
 
 /* Nesting depth at which kernel_short_name gives up (and returns its input). */
