@@ -259,4 +259,12 @@ sqlite "$TMP/p.db" <"$TOP/schema/schema.sql" && sqlite "$TMP/p.db" <"$TOP/schema
 out=$("$PROFQ" sql "$TMP/p.db" "select median(x), stddev(x) from (select 1 as x union all select 2 union all select 4)" 2>&1)
 like "$out" "2.*1\.527525" "profq sql sees median() and stddev()"
 
+# Out of memory (Requirement 9): a clear error, no crash (the asan build also checks leaks).
+big="with recursive c(i) as (select 1 union all select i+1 from c where i<1000000)"
+out=$(sqlite -cmd ".load $EXT" -cmd "pragma hard_heap_limit=3000000" :memory: "$big select median(i) from c" 2>&1)
+like "$out" "out of memory" "aggregate: out of memory is an SQL error"
+out=$(sqlite -cmd ".load $EXT" -cmd "pragma hard_heap_limit=3000000" :memory: \
+	"$big select count(m) from (select percentile(i, 90) over (order by -i rows between unbounded preceding and current row) m from c)" 2>&1)
+like "$out" "out of memory" "window: out of memory is an SQL error"
+
 done_testing
