@@ -36,12 +36,14 @@
  *   (9) Out of memory is reported with sqlite3_result_error_nomem(); nothing leaks.
  *
  * HOW IT WORKS
- * Each group keeps every non-NULL value in one array: a prefix [0, nSorted) that is sorted and
- * an unsorted tail. xStep appends (and extends the prefix while input arrives in order). A
- * percentile sorts the tail and merges it into the prefix, so a final result costs
- * O(n log n) and a sliding window frame O(w) per row. xInverse removes one exact earlier value:
- * binary search in the prefix, linear search in the tail. xValue leaves the state intact;
- * xFinal frees it. stddev does two passes over the values (mean, then the sum of squared
+ * Each group keeps every non-NULL value in one array: a sorted prefix, then a tail that is
+ * sorted up to the values appended since the last result. xStep appends (and extends the
+ * prefix while input arrives in order). A percentile sorts the new values into the tail and
+ * merges the tail into the prefix once it is longer than sqrt(n); until then the k-th value is
+ * found across both runs by binary search. So a final result costs O(n log n), a window frame
+ * that grows O(sqrt(n)) per row (amortised) and a sliding frame of w rows O(w) per row.
+ * xInverse removes one exact earlier value (binary search in the sorted runs, a linear scan of
+ * the few unsorted ones). xValue leaves the state intact; xFinal frees it. stddev does two passes over the values (mean, then the sum of squared
  * deviations with the correction term of the "corrected two-pass algorithm", Chan, Golub &
  * LeVeque 1983), after scaling by a power of two so that huge values neither overflow nor lose
  * bits; integer inputs are first taken relative to one of them in exact 64-bit arithmetic.
@@ -77,7 +79,8 @@ typedef struct Stat {
 	StatSlot *a;            /* values; owned, freed by statFree() */
 	sqlite3_int64 nUsed;    /* values in a[] */
 	sqlite3_int64 nAlloc;   /* slots allocated in a[] */
-	sqlite3_int64 nSorted;  /* a[0..nSorted) is sorted */
+	sqlite3_int64 nSorted;  /* a[0..nSorted) is sorted: the "prefix" */
+	sqlite3_int64 nTailSorted; /* a[nSorted..nSorted+nTailSorted) is sorted too: the tail */
 	StatSlot *aTmp;         /* merge scratch; owned, freed by statFree() */
 	sqlite3_int64 nTmp;     /* slots allocated in aTmp[] */
 	double rPct;            /* percentile() p, valid when bHavePct */
@@ -149,17 +152,46 @@ static int statAppend(Stat *p, StatSlot v)
 	return SQLITE_OK;
 }
 
-/* Sort the tail and merge it into the sorted prefix. Returns SQLITE_OK or SQLITE_NOMEM. */
+/* Insert the value at index j of a[] into the sorted run a[lo..j) (which it extends). */
+static void statInsert(Stat *p, sqlite3_int64 lo, sqlite3_int64 j)
+{
+	StatSlot v = p->a[j];
+	sqlite3_int64 hi = j, pos;
+
+	while (lo < hi) { /* upper bound: equal values keep their order */
+		sqlite3_int64 mid = lo + (hi - lo) / 2;
+		if (statCmp(p, &p->a[mid], &v) <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	pos = lo;
+	memmove(p->a + pos + 1, p->a + pos, (size_t)(j - pos) * sizeof(StatSlot));
+	p->a[pos] = v;
+}
+
+/* Make both runs sorted, and merge the tail into the prefix when that is free or the tail has
+ * grown past sqrt(n): so a window frame that only grows costs O(sqrt(n)) per row, amortised,
+ * instead of O(n). Returns SQLITE_OK or SQLITE_NOMEM. */
 static int statSort(Stat *p)
 {
 	int (*xCmp)(const void *, const void *) = p->bReal ? statCmpReal : statCmpInt;
 	sqlite3_int64 nTail = p->nUsed - p->nSorted;
+	sqlite3_int64 nNew = nTail - p->nTailSorted;
 	sqlite3_int64 i, j, k;
 
 	if (nTail == 0)
 		return SQLITE_OK;
-	qsort(p->a + p->nSorted, (size_t)nTail, sizeof(StatSlot), xCmp);
+	if (nNew > 0 && nNew <= 8) {
+		for (j = p->nSorted + p->nTailSorted; j < p->nUsed; j++)
+			statInsert(p, p->nSorted, j);
+	} else if (nNew > 0) {
+		qsort(p->a + p->nSorted, (size_t)nTail, sizeof(StatSlot), xCmp);
+	}
+	p->nTailSorted = nTail;
 	if (p->nSorted > 0 && xCmp(&p->a[p->nSorted - 1], &p->a[p->nSorted]) > 0) {
+		if (nTail <= 32 || nTail * nTail <= p->nUsed)
+			return SQLITE_OK; /* keep two runs; statKth() reads across them */
 		/* Merge from the back: copy the tail aside, then fill a[] from its end. */
 		if (p->nTmp < nTail) {
 			StatSlot *aNew = sqlite3_realloc64(p->aTmp, (sqlite3_uint64)nTail * sizeof(StatSlot));
@@ -180,15 +212,39 @@ static int statSort(Stat *p)
 		}
 	}
 	p->nSorted = p->nUsed;
+	p->nTailSorted = 0;
 	return SQLITE_OK;
 }
 
-/* Remove one value equal to v (xInverse). It was added by an earlier xStep, so it is there. */
-static void statRemove(Stat *p, StatSlot v)
+/* The value of rank k (0-based) in the union of the two sorted runs (after statSort()). */
+static const StatSlot *statKth(const Stat *p, sqlite3_int64 k)
 {
-	sqlite3_int64 lo = 0, hi = p->nSorted, j;
+	const StatSlot *A = p->a, *B = p->a + p->nSorted;
+	sqlite3_int64 m = p->nSorted, t = p->nUsed - p->nSorted;
+	sqlite3_int64 lo = k + 1 - m > 0 ? k + 1 - m : 0, hi = k + 1 < t ? k + 1 : t;
 
-	/* Lower bound in the sorted prefix. */
+	/* Take j values from B and i = k+1-j from A so that every taken value <= every other. */
+	for (;;) {
+		sqlite3_int64 j = lo + (hi - lo) / 2, i = k + 1 - j;
+		if (j > 0 && i < m && statCmp(p, &B[j - 1], &A[i]) > 0) {
+			hi = j - 1;
+		} else if (i > 0 && j < t && statCmp(p, &A[i - 1], &B[j]) > 0) {
+			lo = j + 1;
+		} else {
+			if (i == 0)
+				return &B[j - 1];
+			if (j == 0)
+				return &A[i - 1];
+			return statCmp(p, &A[i - 1], &B[j - 1]) >= 0 ? &A[i - 1] : &B[j - 1];
+		}
+	}
+}
+
+/* Lower bound of v in the sorted run a[lo..hi); returns its index if found there, else -1. */
+static sqlite3_int64 statFind(const Stat *p, sqlite3_int64 lo, sqlite3_int64 hi, StatSlot v)
+{
+	sqlite3_int64 end = hi;
+
 	while (lo < hi) {
 		sqlite3_int64 mid = lo + (hi - lo) / 2;
 		if (statCmp(p, &p->a[mid], &v) < 0)
@@ -196,19 +252,33 @@ static void statRemove(Stat *p, StatSlot v)
 		else
 			hi = mid;
 	}
-	if (lo < p->nSorted && statCmp(p, &p->a[lo], &v) == 0) {
-		memmove(p->a + lo, p->a + lo + 1, (size_t)(p->nUsed - lo - 1) * sizeof(StatSlot));
+	return lo < end && statCmp(p, &p->a[lo], &v) == 0 ? lo : -1;
+}
+
+/* Remove one value equal to v (xInverse). It was added by an earlier xStep, so it is there:
+ * in the prefix or the sorted tail (binary search, then close the gap) or among the values
+ * appended since the last sort (linear search, then move the last value into the hole). */
+static void statRemove(Stat *p, StatSlot v)
+{
+	sqlite3_int64 nEnd = p->nSorted + p->nTailSorted, j;
+
+	j = statFind(p, 0, p->nSorted, v);
+	if (j >= 0) {
 		p->nSorted--;
-		p->nUsed--;
+	} else if ((j = statFind(p, p->nSorted, nEnd, v)) >= 0) {
+		p->nTailSorted--;
+	} else {
+		for (j = nEnd; j < p->nUsed; j++) {
+			if (statCmp(p, &p->a[j], &v) == 0) {
+				p->a[j] = p->a[p->nUsed - 1];
+				p->nUsed--;
+				return;
+			}
+		}
 		return;
 	}
-	for (j = p->nSorted; j < p->nUsed; j++) {
-		if (statCmp(p, &p->a[j], &v) == 0) {
-			p->a[j] = p->a[p->nUsed - 1];
-			p->nUsed--;
-			return;
-		}
-	}
+	memmove(p->a + j, p->a + j + 1, (size_t)(p->nUsed - j - 1) * sizeof(StatSlot));
+	p->nUsed--;
 }
 
 /* Read an x argument into *pV, in the representation pStat uses. Returns 1 for a value, 0 for
@@ -369,10 +439,10 @@ static void statPercentile(sqlite3_context *ctx, const Stat *p, double rPct)
 		r = 0;
 	}
 	if (!p->bReal) {
-		sqlite3_int64 lo = p->a[k].i, hi;
+		sqlite3_int64 lo = statKth(p, k)->i, hi;
 		sqlite3_uint64 d, q, t;
 
-		if (rFrac == 0.0 || (hi = p->a[k + 1].i) == lo) {
+		if (rFrac == 0.0 || (hi = statKth(p, k + 1)->i) == lo) {
 			sqlite3_result_int64(ctx, lo);
 			return;
 		}
@@ -395,9 +465,9 @@ static void statPercentile(sqlite3_context *ctx, const Stat *p, double rPct)
 				sqlite3_result_double(ctx, (double)lo + rOff);
 		}
 	} else {
-		double lo = p->a[k].r, hi, d;
+		double lo = statKth(p, k)->r, hi, d;
 
-		if (rFrac == 0.0 || (hi = p->a[k + 1].r) == lo) {
+		if (rFrac == 0.0 || (hi = statKth(p, k + 1)->r) == lo) {
 			sqlite3_result_double(ctx, lo);
 			return;
 		}

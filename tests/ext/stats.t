@@ -163,6 +163,15 @@ frame_check("window ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW", make("rea
 frame_check("window ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING", make("null", 4, 60),
             "ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING", lambda k: k, lambda k: 10 ** 9)
 
+# Longer partitions: the tail is kept as a second sorted run and merged past sqrt(n), values
+# leave from either run (HOW IT WORKS in ext/stats.c).
+long_rows = [(0, i, rng.choice([rng.randint(-500, 500), rng.uniform(-500, 500)]) if i > 700 else rng.randint(-500, 500))
+             for i in range(1500)]
+frame_check("window over 1500 rows, frame growing (RANGE UNBOUNDED PRECEDING)", long_rows,
+            "ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW", lambda k: 0, lambda k: k)
+frame_check("window over 1500 rows, sliding 200-row frame", long_rows,
+            "ROWS BETWEEN 150 PRECEDING AND 49 FOLLOWING", lambda k: k - 150, lambda k: k + 49)
+
 # Integer exactness at the edges of 64 bits (Req 6).
 IMAX, IMIN = 2 ** 63 - 1, -2 ** 63
 def one(sql, *args):
