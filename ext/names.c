@@ -3,7 +3,8 @@
  *   demangle(name)           Itanium C++ ABI demangling through the C++ runtime's
  *                            __cxa_demangle(), in GNU notation ("char*", "{lambda(int)#1}",
  *                            "(anonymous namespace)"). Names that are not mangled ("_Z...", or
- *                            "__Z..." as on macOS) or that fail to demangle come back unchanged.
+ *                            "__Z..." as on macOS) or that fail to demangle come back unchanged;
+ *                            so do names over 1024 bytes, which GCC's runtime refuses.
  *   kernel_short_name(name)  the function's own name, without return type, scope, template
  *                            arguments and parameters, as Nsight Systems shows a kernel's short
  *                            name: "void at::native::vectorized_elementwise_kernel<4,
