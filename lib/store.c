@@ -19,7 +19,8 @@
 enum stmt_id {
 	Q_STRING_INSERT, Q_STRING_SELECT, Q_PROCESS_INSERT, Q_PROCESS_NAME, Q_PROCESS_SORT,
 	Q_THREAD_INSERT, Q_THREAD_NAME, Q_THREAD_SORT, Q_DEVICE_SELECT, Q_DEVICE_INSERT,
-	Q_STREAM_INSERT, Q_DOMAIN_INSERT, Q_CATEGORY_UPSERT, Q_METADATA_UPSERT, Q_COUNT_STMTS
+	Q_STREAM_INSERT, Q_DOMAIN_INSERT, Q_CATEGORY_UPSERT, Q_METADATA_UPSERT, Q_RUN_EXISTS,
+	Q_RANGE_END, Q_COUNT_STMTS
 };
 
 static const char *const sql_text[Q_COUNT_STMTS] = {
@@ -42,6 +43,9 @@ static const char *const sql_text[Q_COUNT_STMTS] = {
 			      "VALUES (?1, ?2, ?3, ?4, ?5)",
 	[Q_METADATA_UPSERT] = "INSERT OR REPLACE INTO run_metadata(run_id, key, value) "
 			      "VALUES (?1, ?2, ?3)",
+	[Q_RUN_EXISTS] = "SELECT id FROM runs WHERE id = ?1",
+	[Q_RANGE_END] = "UPDATE ranges SET end_ns = ?2, end_thread_id = coalesce(?3, end_thread_id) "
+			"WHERE id = ?1 AND run_id = ?4",
 };
 
 struct pq_store {
@@ -507,6 +511,28 @@ int pq_store_begin_run(pq_store *s, const pq_run_info *info, int64_t *run_id, pq
 	return pq_store_commit(s, err);
 }
 
+int pq_store_attach_run(pq_store *s, int64_t run_id, pq_error *err)
+{
+	sqlite3_stmt *st;
+	int64_t found_id;
+	int found;
+
+	if (s->run_id != 0)
+		return pq_fail(err, "a run is already open in the store");
+	if ((st = stmt(s, Q_RUN_EXISTS, err)) == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	found = step_id(s, st, &found_id, "cannot look up the run", err);
+	if (found < 0)
+		return -1;
+	if (found == 0)
+		return pq_fail(err, "no run %" PRId64 " in the database", run_id);
+	s->run_id = run_id;
+	s->span_start = s->span_end = PQ_NULL;
+	pq_strmap_free(&s->dims);
+	return 0;
+}
+
 static int set_metadata(pq_store *s, const char *key, const char *text, int64_t num,
 			pq_error *err)
 {
@@ -706,6 +732,24 @@ static int insert_row(pq_store *s, enum pq_table_id t, const void *row, int64_t 
 	}
 	if (id != NULL)
 		*id = sqlite3_last_insert_rowid(s->db);
+	return row_written(s, err);
+}
+
+int pq_store_range_end(pq_store *s, int64_t range_id, int64_t end_ns, int64_t end_thread_id,
+		       pq_error *err)
+{
+	sqlite3_stmt *st;
+
+	if (need_run(s, err) != 0 || (st = stmt(s, Q_RANGE_END, err)) == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, range_id);
+	bind_int(st, 2, end_ns);
+	bind_int(st, 3, end_thread_id);
+	sqlite3_bind_int64(st, 4, s->run_id);
+	if (step_done(s, st, "cannot end a range", err) != 0)
+		return -1;
+	if (sqlite3_changes(s->db) != 1)
+		return pq_fail(err, "no range %" PRId64 " in the open run", range_id);
 	return row_written(s, err);
 }
 
