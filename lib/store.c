@@ -23,21 +23,26 @@ enum stmt_id {
 	Q_RANGE_END, Q_COUNT_STMTS
 };
 
+/* Dimension rows may already exist: written by another process recording into the same run, or by
+ * this process before its connection was reopened (fork). The no-op update makes RETURNING give the
+ * existing row's id. */
+#define UPSERT_ID " ON CONFLICT DO UPDATE SET run_id = excluded.run_id RETURNING id"
+
 static const char *const sql_text[Q_COUNT_STMTS] = {
 	[Q_STRING_INSERT] = "INSERT OR IGNORE INTO strings(value) VALUES (?1)",
 	[Q_STRING_SELECT] = "SELECT id FROM strings WHERE value = ?1",
-	[Q_PROCESS_INSERT] = "INSERT INTO processes(run_id, pid) VALUES (?1, ?2)",
+	[Q_PROCESS_INSERT] = "INSERT INTO processes(run_id, pid) VALUES (?1, ?2)" UPSERT_ID,
 	[Q_PROCESS_NAME] = "UPDATE processes SET name_id = ?2 WHERE id = ?1",
 	[Q_PROCESS_SORT] = "UPDATE processes SET sort_index = ?2 WHERE id = ?1",
-	[Q_THREAD_INSERT] = "INSERT INTO threads(run_id, process_id, tid) VALUES (?1, ?2, ?3)",
+	[Q_THREAD_INSERT] = "INSERT INTO threads(run_id, process_id, tid) VALUES (?1, ?2, ?3)" UPSERT_ID,
 	[Q_THREAD_NAME] = "UPDATE threads SET name_id = ?2 WHERE id = ?1",
 	[Q_THREAD_SORT] = "UPDATE threads SET sort_index = ?2 WHERE id = ?1",
 	[Q_DEVICE_SELECT] = "SELECT id FROM devices WHERE run_id = ?1 AND ordinal = ?2",
 	[Q_DEVICE_INSERT] = "INSERT INTO devices(run_id, ordinal) VALUES (?1, ?2)",
 	[Q_STREAM_INSERT] = "INSERT INTO streams(run_id, process_id, device_id, stream) "
-			    "VALUES (?1, ?2, ?3, ?4)",
+			    "VALUES (?1, ?2, ?3, ?4)" UPSERT_ID,
 	[Q_DOMAIN_INSERT] = "INSERT INTO nvtx_domains(run_id, process_id, name_id) "
-			    "VALUES (?1, ?2, ?3)",
+			    "VALUES (?1, ?2, ?3)" UPSERT_ID,
 	[Q_CATEGORY_UPSERT] = "INSERT OR REPLACE INTO nvtx_categories"
 			      "(run_id, process_id, domain_id, category, name_id) "
 			      "VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -309,9 +314,8 @@ static int insert_dim(pq_store *s, enum stmt_id q, int nvals, const int64_t *val
 	sqlite3_bind_int64(st, 1, s->run_id);
 	for (int i = 0; i < nvals; i++)
 		bind_int(st, i + 2, vals[i]);
-	if (step_done(s, st, "cannot add a dimension row", err) != 0)
-		return -1;
-	*id = sqlite3_last_insert_rowid(s->db);
+	if (step_id(s, st, id, "cannot add a dimension row", err) != 1)
+		return pq_fail(err, "cannot add a dimension row: %s", sqlite3_errmsg(s->db));
 	return dim_put(s, key, *id, err);
 }
 

@@ -361,8 +361,19 @@ static void test_attach_and_range_end(void)
 	ok(pq_store_range_end(b, 99999, 25, PQ_NULL, &err) != 0 &&
 	   strstr(err.msg, "no range") != NULL, "ending an unknown range fails");
 	pq_store_commit(b, &err);
-	ok(pq_store_finish_run(a, &err) == 0, "the first connection finishes the run");
 	pq_store_close(b);
+	{
+		int64_t pb2 = 0, tb2 = 0;
+
+		pq_store_open(path, 0, &b, &err);
+		pq_store_attach_run(b, run_id, &err);
+		ok(pq_store_process(b, 200, NULL, &pb2, &err) == 0 && pb2 == pb,
+		   "a reopened connection finds its process row again");
+		ok(pq_store_thread(b, 200, 201, "named", &tb2, &err) == 0 && tb2 == tb,
+		   "and its thread row");
+		pq_store_close(b);
+	}
+	ok(pq_store_finish_run(a, &err) == 0, "the first connection finishes the run");
 	pq_store_close(a);
 	is_int(query_int(path, "SELECT count(DISTINCT pid) FROM processes WHERE run_id = 1"), 2,
 	       "both processes are in the one run");
