@@ -13,6 +13,9 @@ static const char usage_text[] =
 	"profq keeps GPU traces in an SQLite database and answers questions about them in SQL.\n"
 	"\n"
 	"Commands:\n"
+	"  record [-o profile.db] [--kinds ...] [--flush-interval-ms N]\n"
+	"         [--capture-range nvtx:NAME|cudaProfilerApi] -- command [args...]\n"
+	"                     run a command with the collector injected and record it\n"
 	"  info <profile.db> [--format table|json]\n"
 	"                     runs, devices, row counts per table and time span of a database\n"
 	"  sql <profile.db> [SQL...] [--format table|csv|json] [--param NAME=VALUE]...\n"
@@ -35,6 +38,7 @@ typedef struct command {
 
 /* Subcommands; `record`, `import` and `export` join this table as they are built. */
 static const command commands[] = {
+	{ "record", pq_cmd_record },
 	{ "info", pq_cmd_info },
 	{ "sql", pq_cmd_sql },
 	{ "report", pq_cmd_report },

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE 1  /* pipe2 */
 /* writer.c - the writer thread: drains NVTX buffers and CUPTI buffers into the store, commits at
  * least every pq_cfg.flush_ms, handles SIGTERM/SIGINT through a self-pipe, and survives fork.
  *
@@ -9,7 +10,7 @@
  * the child keeps only the forking thread's (emptied) buffer, starts its own writer and attaches
  * its own connection to the same run, identified by its pid.
  */
-#define _GNU_SOURCE 1  /* pipe2 */
+
 #include "writer.h"
 
 #include <errno.h>
