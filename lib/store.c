@@ -38,7 +38,7 @@ static const char *const sql_text[Q_COUNT_STMTS] = {
 	[Q_THREAD_NAME] = "UPDATE threads SET name_id = ?2 WHERE id = ?1",
 	[Q_THREAD_SORT] = "UPDATE threads SET sort_index = ?2 WHERE id = ?1",
 	[Q_DEVICE_SELECT] = "SELECT id FROM devices WHERE run_id = ?1 AND ordinal = ?2",
-	[Q_DEVICE_INSERT] = "INSERT INTO devices(run_id, ordinal) VALUES (?1, ?2)",
+	[Q_DEVICE_INSERT] = "INSERT INTO devices(run_id, ordinal) VALUES (?1, ?2)" UPSERT_ID,
 	[Q_STREAM_INSERT] = "INSERT INTO streams(run_id, process_id, device_id, stream) "
 			    "VALUES (?1, ?2, ?3, ?4)" UPSERT_ID,
 	[Q_DOMAIN_INSERT] = "INSERT INTO nvtx_domains(run_id, process_id, name_id) "
