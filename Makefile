@@ -31,7 +31,7 @@ LIB_OBJS      := $(LIB_SRCS:%.c=$(B)/%.o) $(B)/gen/schema_sql.o
 EXT_OBJS      := $(EXT_SRCS:%.c=$(B)/%.o)
 EXT_CORE_OBJS := $(EXT_SRCS:ext/%.c=$(B)/ext-core/%.o)
 CLI_OBJS      := $(CLI_SRCS:%.c=$(B)/%.o) $(B)/gen/queries.o
-TEST_BINS     := $(TEST_C:tests/c/%_test.c=$(B)/tests/%)
+TEST_BINS      = $(patsubst $(B)/tests/collector_%,$(if $(COLLECTOR),$(B)/tests/collector_%),$(TEST_C:tests/c/%_test.c=$(B)/tests/%))
 
 # The collector needs CUPTI: in include/ + lib64/ or lib/, under targets/, or in extras/CUPTI/.
 CUPTI_INC := $(firstword $(foreach d,$(CUDA_HOME)/include $(CUDA_HOME)/extras/CUPTI/include \
@@ -97,6 +97,8 @@ $(B)/profq.so: $(EXT_OBJS)
 $(B)/profq: $(CLI_OBJS) $(EXT_CORE_OBJS) $(B)/libprofq.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(DEP_LIBS)
 
+$(B)/cli/cmd_record.o: ALL_CFLAGS += -DPQ_LIBDIR='"$(LIBDIR)"'
+
 $(B)/tests/%: tests/c/%_test.c tests/c/tap.h $(B)/libprofq.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Itests/c -o $@ $< $(B)/libprofq.a $(DEP_LIBS)
@@ -105,11 +107,53 @@ $(B)/examples/demo: examples/demo.c $(B)/libprofq.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libprofq.a $(DEP_LIBS)
 
-$(COLLECTOR): $(COLLECTOR_SRCS:%.c=$(B)/%.o) $(B)/libprofq.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -shared -o $@ $^ -L$(CUPTI_LIB) -Wl,-rpath,$(CUPTI_LIB) \
-		-lcupti -lpthread -ldl $(DEP_LIBS)
+# The collector: hidden visibility (only the two entry points are exported, and nothing of the
+# static libprofq.a leaks into the application's namespace), NVTX headers for the tool types.
+COLL_OBJS := $(COLLECTOR_SRCS:%.c=$(B)/%.o)
+$(COLL_OBJS): ALL_CFLAGS += -isystem $(CUPTI_INC) -Icollector -fvisibility=hidden -pthread
 
-$(COLLECTOR_SRCS:%.c=$(B)/%.o): ALL_CFLAGS += -I$(CUPTI_INC)
+$(B)/libprofq_collector.a: $(COLL_OBJS)
+	rm -f $@
+	ar rcs $@ $^
+
+$(COLLECTOR): $(COLL_OBJS) $(B)/libprofq.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -pthread -o $@ $^ -Wl,--exclude-libs,ALL \
+		-L$(CUPTI_LIB) -Wl,-rpath,$(CUPTI_LIB) -lcupti -ldl $(DEP_LIBS)
+
+# Collector unit tests link its objects (translation, writer) and the real libcupti.
+$(B)/tests/collector_%: tests/c/collector_%_test.c tests/c/tap.h $(B)/libprofq_collector.a $(B)/libprofq.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -isystem $(CUPTI_INC) -Icollector -Itests/c -pthread -o $@ $< \
+		$(B)/libprofq_collector.a $(B)/libprofq.a -L$(CUPTI_LIB) -Wl,-rpath,$(CUPTI_LIB) \
+		-lcupti -ldl $(DEP_LIBS)
+
+# Programs that use NVTX the way applications do (header-only nvtx3, nothing linked but -ldl).
+NVTX_CFLAGS = $(WARN) $(DEFS) -isystem $(CUPTI_INC) -pthread $(CFLAGS)
+NVTX_PROGS := $(if $(COLLECTOR),$(patsubst tests/nvtx/%.c,$(B)/tests/nvtx/%,$(filter-out tests/nvtx/lib%,$(wildcard tests/nvtx/*.c))) \
+	$(B)/tests/nvtx/libnvtxpeer.so $(B)/examples/nvtx_demo $(B)/bench/nvtx_bench $(B)/bench/writer_bench \
+	$(B)/tests/fake_driver)
+all: $(NVTX_PROGS)
+
+$(B)/tests/nvtx/libnvtxpeer.so: tests/nvtx/libnvtxpeer.c
+	@mkdir -p $(@D)
+	$(CC) $(NVTX_CFLAGS) -fPIC -shared $(LDFLAGS) -o $@ $< -ldl
+$(B)/tests/nvtx/%: tests/nvtx/%.c $(B)/tests/nvtx/libnvtxpeer.so
+	@mkdir -p $(@D)
+	$(CC) $(NVTX_CFLAGS) $(LDFLAGS) -o $@ $< -L$(B)/tests/nvtx -Wl,-rpath,'$$ORIGIN' -lnvtxpeer -ldl
+$(B)/examples/nvtx_demo: examples/nvtx_demo.c
+	@mkdir -p $(@D)
+	$(CC) $(NVTX_CFLAGS) $(LDFLAGS) -o $@ $< -ldl
+$(B)/bench/nvtx_bench: bench/nvtx_bench.c
+	@mkdir -p $(@D)
+	$(CC) $(NVTX_CFLAGS) $(LDFLAGS) -o $@ $< -ldl
+$(B)/tests/fake_driver: tests/c/fake_driver.c
+	@mkdir -p $(@D)
+	$(CC) $(NVTX_CFLAGS) $(LDFLAGS) -o $@ $< -ldl
+$(B)/bench/writer_bench: bench/writer_bench.c $(B)/libprofq_collector.a $(B)/libprofq.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -isystem $(CUPTI_INC) -Icollector -pthread -o $@ $< \
+		$(B)/libprofq_collector.a $(B)/libprofq.a -L$(CUPTI_LIB) -Wl,-rpath,$(CUPTI_LIB) \
+		-lcupti -ldl $(DEP_LIBS)
 
 demo: deps
 	@$(MAKE) --no-print-directory all

@@ -41,6 +41,7 @@ sqlite3 *pq_cli_open(const char *path, enum pq_open_mode mode);
 int pq_cmd_info(int argc, char **argv);
 int pq_cmd_sql(int argc, char **argv);
 int pq_cmd_report(int argc, char **argv);
+int pq_cmd_record(int argc, char **argv);
 int pq_cmd_import(int argc, char **argv);
 /* `profq <report> DB [options]`: argv[0] is the report name. */
 int pq_cmd_run_report(int argc, char **argv);

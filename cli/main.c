@@ -13,6 +13,9 @@ static const char usage_text[] =
 	"profq keeps GPU traces in an SQLite database and answers questions about them in SQL.\n"
 	"\n"
 	"Commands:\n"
+	"  record [-o profile.db] [--kinds ...] [--flush-interval-ms N]\n"
+	"         [--capture-range nvtx:NAME|cudaProfilerApi] -- command [args...]\n"
+	"                     run a command with the collector injected and record it\n"
 	"  import [-o profile.db] [--keep-going] FILE...\n"
 	"                     import Chrome trace JSON (.json, .json.gz: PyTorch profiler,\n"
 	"                     Kineto, JAX) and Nsight Systems SQLite exports, a run per file\n"
@@ -36,8 +39,9 @@ typedef struct command {
 	int (*run)(int argc, char **argv);
 } command;
 
-/* Subcommands; `record` and `export` join this table as they are built. */
+/* Subcommands; `export` joins this table when it is built. */
 static const command commands[] = {
+	{ "record", pq_cmd_record },
 	{ "import", pq_cmd_import },
 	{ "info", pq_cmd_info },
 	{ "sql", pq_cmd_sql },

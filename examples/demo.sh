@@ -41,3 +41,19 @@ GROUP BY s.id ORDER BY s.start_ns"
 
 echo
 echo "Try your own: $profq sql $db \"SELECT * FROM v_kernels LIMIT 5\""
+
+# Part 2: a real recording. examples/nvtx_demo.c is an NVTX-annotated program; `profq record`
+# injects the collector and writes what it did (no GPU needed: NVTX only, with a warning).
+if [ -f "$build/libprofq_collector.so" ] && [ -x "$build/examples/nvtx_demo" ]; then
+	rec=$build/recorded.db
+	rm -f "$rec" "$rec-wal" "$rec-shm"
+	echo
+	echo "== profq record -o $rec -- $build/examples/nvtx_demo"
+	"$profq" record -o "$rec" -- "$build/examples/nvtx_demo"
+	echo
+	echo "== NVTX ranges by total time, per thread"
+	"$profq" sql "$rec" "
+SELECT thread_name AS thread, name AS range, count(*) AS count, sum(duration_ns) AS total_ns,
+       CAST(round(avg(duration_ns)) AS INTEGER) AS avg_ns
+FROM v_ranges GROUP BY 1, 2 ORDER BY total_ns DESC"
+fi

@@ -18,29 +18,38 @@
 enum stmt_id {
 	Q_STRING_INSERT, Q_STRING_SELECT, Q_PROCESS_INSERT, Q_PROCESS_NAME, Q_PROCESS_SORT,
 	Q_THREAD_INSERT, Q_THREAD_NAME, Q_THREAD_SORT, Q_DEVICE_SELECT, Q_DEVICE_INSERT,
-	Q_STREAM_INSERT, Q_DOMAIN_INSERT, Q_CATEGORY_UPSERT, Q_METADATA_UPSERT, Q_COUNT_STMTS
+	Q_STREAM_INSERT, Q_DOMAIN_INSERT, Q_CATEGORY_UPSERT, Q_METADATA_UPSERT, Q_RUN_EXISTS,
+	Q_RANGE_END, Q_COUNT_STMTS
 };
+
+/* Dimension rows may already exist: written by another process recording into the same run, or by
+ * this process before its connection was reopened (fork). The no-op update makes RETURNING give the
+ * existing row's id. */
+#define UPSERT_ID " ON CONFLICT DO UPDATE SET run_id = excluded.run_id RETURNING id"
 
 static const char *const sql_text[Q_COUNT_STMTS] = {
 	[Q_STRING_INSERT] = "INSERT OR IGNORE INTO strings(value) VALUES (?1)",
 	[Q_STRING_SELECT] = "SELECT id FROM strings WHERE value = ?1",
-	[Q_PROCESS_INSERT] = "INSERT INTO processes(run_id, pid) VALUES (?1, ?2)",
+	[Q_PROCESS_INSERT] = "INSERT INTO processes(run_id, pid) VALUES (?1, ?2)" UPSERT_ID,
 	[Q_PROCESS_NAME] = "UPDATE processes SET name_id = ?2 WHERE id = ?1",
 	[Q_PROCESS_SORT] = "UPDATE processes SET sort_index = ?2 WHERE id = ?1",
-	[Q_THREAD_INSERT] = "INSERT INTO threads(run_id, process_id, tid) VALUES (?1, ?2, ?3)",
+	[Q_THREAD_INSERT] = "INSERT INTO threads(run_id, process_id, tid) VALUES (?1, ?2, ?3)" UPSERT_ID,
 	[Q_THREAD_NAME] = "UPDATE threads SET name_id = ?2 WHERE id = ?1",
 	[Q_THREAD_SORT] = "UPDATE threads SET sort_index = ?2 WHERE id = ?1",
 	[Q_DEVICE_SELECT] = "SELECT id FROM devices WHERE run_id = ?1 AND ordinal = ?2",
-	[Q_DEVICE_INSERT] = "INSERT INTO devices(run_id, ordinal) VALUES (?1, ?2)",
+	[Q_DEVICE_INSERT] = "INSERT INTO devices(run_id, ordinal) VALUES (?1, ?2)" UPSERT_ID,
 	[Q_STREAM_INSERT] = "INSERT INTO streams(run_id, process_id, device_id, stream) "
-			    "VALUES (?1, ?2, ?3, ?4)",
+			    "VALUES (?1, ?2, ?3, ?4)" UPSERT_ID,
 	[Q_DOMAIN_INSERT] = "INSERT INTO nvtx_domains(run_id, process_id, name_id) "
-			    "VALUES (?1, ?2, ?3)",
+			    "VALUES (?1, ?2, ?3)" UPSERT_ID,
 	[Q_CATEGORY_UPSERT] = "INSERT OR REPLACE INTO nvtx_categories"
 			      "(run_id, process_id, domain_id, category, name_id) "
 			      "VALUES (?1, ?2, ?3, ?4, ?5)",
 	[Q_METADATA_UPSERT] = "INSERT OR REPLACE INTO run_metadata(run_id, key, value) "
 			      "VALUES (?1, ?2, ?3)",
+	[Q_RUN_EXISTS] = "SELECT id FROM runs WHERE id = ?1",
+	[Q_RANGE_END] = "UPDATE ranges SET end_ns = ?2, end_thread_id = coalesce(?3, end_thread_id) "
+			"WHERE id = ?1 AND run_id = ?4",
 };
 
 struct pq_store {
@@ -304,9 +313,8 @@ static int insert_dim(pq_store *s, enum stmt_id q, int nvals, const int64_t *val
 	sqlite3_bind_int64(st, 1, s->run_id);
 	for (int i = 0; i < nvals; i++)
 		bind_int(st, i + 2, vals[i]);
-	if (step_done(s, st, "cannot add a dimension row", err) != 0)
-		return -1;
-	*id = sqlite3_last_insert_rowid(s->db);
+	if (step_id(s, st, id, "cannot add a dimension row", err) != 1)
+		return pq_fail(err, "cannot add a dimension row: %s", sqlite3_errmsg(s->db));
 	return dim_put(s, key, *id, err);
 }
 
@@ -532,6 +540,28 @@ int pq_store_begin_run(pq_store *s, const pq_run_info *info, int64_t *run_id, pq
 	return pq_store_commit(s, err);
 }
 
+int pq_store_attach_run(pq_store *s, int64_t run_id, pq_error *err)
+{
+	sqlite3_stmt *st;
+	int64_t found_id;
+	int found;
+
+	if (s->run_id != 0)
+		return pq_fail(err, "a run is already open in the store");
+	if ((st = stmt(s, Q_RUN_EXISTS, err)) == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	found = step_id(s, st, &found_id, "cannot look up the run", err);
+	if (found < 0)
+		return -1;
+	if (found == 0)
+		return pq_fail(err, "no run %" PRId64 " in the database", run_id);
+	s->run_id = run_id;
+	s->span_start = s->span_end = PQ_NULL;
+	pq_strmap_free(&s->dims);
+	return 0;
+}
+
 static int set_metadata(pq_store *s, const char *key, const char *text, int64_t num,
 			pq_error *err)
 {
@@ -731,6 +761,24 @@ static int insert_row(pq_store *s, enum pq_table_id t, const void *row, int64_t 
 	}
 	if (id != NULL)
 		*id = sqlite3_last_insert_rowid(s->db);
+	return row_written(s, err);
+}
+
+int pq_store_range_end(pq_store *s, int64_t range_id, int64_t end_ns, int64_t end_thread_id,
+		       pq_error *err)
+{
+	sqlite3_stmt *st;
+
+	if (need_run(s, err) != 0 || (st = stmt(s, Q_RANGE_END, err)) == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, range_id);
+	bind_int(st, 2, end_ns);
+	bind_int(st, 3, end_thread_id);
+	sqlite3_bind_int64(st, 4, s->run_id);
+	if (step_done(s, st, "cannot end a range", err) != 0)
+		return -1;
+	if (sqlite3_changes(s->db) != 1)
+		return pq_fail(err, "no range %" PRId64 " in the open run", range_id);
 	return row_written(s, err);
 }
 

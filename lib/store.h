@@ -181,6 +181,10 @@ void pq_store_close(pq_store *s);
 /* Starts a new run (committed at once, so live readers see it); *run_id may be NULL. */
 int pq_store_begin_run(pq_store *s, const pq_run_info *info, int64_t *run_id, pq_error *err);
 
+/* Makes an existing run of this file the store's open run, so another process (a recorded child of
+ * `profq record`) or a later session can add rows to it. The run's status is left as it is. */
+int pq_store_attach_run(pq_store *s, int64_t run_id, pq_error *err);
+
 /* Sets runs.start_ns / end_ns explicitly (otherwise finish takes them from the events). */
 int pq_store_set_run_span(pq_store *s, int64_t start_ns, int64_t end_ns, pq_error *err);
 
@@ -228,6 +232,10 @@ int pq_store_memcpy(pq_store *s, const pq_memcpy *r, int64_t *id, pq_error *err)
 int pq_store_memset(pq_store *s, const pq_memset *r, int64_t *id, pq_error *err);
 int pq_store_api_call(pq_store *s, const pq_api_call *r, int64_t *id, pq_error *err);
 int pq_store_range(pq_store *s, const pq_range *r, int64_t *id, pq_error *err);
+/* Closes a range written earlier with end_ns NULL (the collector writes a range when it opens, so
+ * nesting and parents are known and live readers see open ranges). end_thread_id may be PQ_NULL. */
+int pq_store_range_end(pq_store *s, int64_t range_id, int64_t end_ns, int64_t end_thread_id,
+		       pq_error *err);
 int pq_store_mark(pq_store *s, const pq_mark *r, int64_t *id, pq_error *err);
 int pq_store_memory_event(pq_store *s, const pq_memory_event *r, int64_t *id, pq_error *err);
 int pq_store_counter(pq_store *s, const pq_counter *r, int64_t *id, pq_error *err);

@@ -326,6 +326,72 @@ static void test_abort(void)
 	       1, "the other run is untouched");
 }
 
+/* Two connections (as two recorded processes) write into one run; ranges open and close later. */
+static void test_attach_and_range_end(void)
+{
+	const char *path = path_in("attach.db");
+	pq_store *a, *b;
+	pq_error err;
+	pq_run_info run;
+	pq_range r;
+	int64_t run_id = 0, other = 0, pa, pb, tb, id1 = 0, id2 = 0;
+
+	pq_store_open(path, 0, &a, &err);
+	pq_run_info_init(&run);
+	run.source = "collector";
+	pq_store_begin_run(a, &run, &run_id, &err);
+	pq_store_open(path, 0, &b, &err);
+	ok(pq_store_attach_run(b, run_id, &err) == 0, "a second connection attaches to the run");
+	ok(pq_store_attach_run(b, run_id, &err) != 0 && strstr(err.msg, "already open") != NULL,
+	   "attaching twice is refused");
+	pq_store_process(a, 100, "parent", &pa, &err);
+	pq_store_commit(a, &err);
+	pq_store_process(b, 200, "child", &pb, &err);
+	pq_store_thread(b, 200, 201, NULL, &tb, &err);
+	pq_range_init(&r);
+	r.process_id = pb;
+	r.thread_id = tb;
+	r.kind = PQ_RANGE_NVTX_START_END;
+	r.name = "open";
+	r.start_ns = 10;
+	ok(pq_store_range(b, &r, &id1, &err) == 0, "a range without an end");
+	r.name = "closed";
+	pq_store_range(b, &r, &id2, &err);
+	ok(pq_store_range_end(b, id2, 25, tb, &err) == 0, "is ended later");
+	ok(pq_store_range_end(b, 99999, 25, PQ_NULL, &err) != 0 &&
+	   strstr(err.msg, "no range") != NULL, "ending an unknown range fails");
+	pq_store_commit(b, &err);
+	pq_store_close(b);
+	{
+		int64_t pb2 = 0, tb2 = 0;
+
+		pq_store_open(path, 0, &b, &err);
+		pq_store_attach_run(b, run_id, &err);
+		ok(pq_store_process(b, 200, NULL, &pb2, &err) == 0 && pb2 == pb,
+		   "a reopened connection finds its process row again");
+		ok(pq_store_thread(b, 200, 201, "named", &tb2, &err) == 0 && tb2 == tb,
+		   "and its thread row");
+		pq_store_close(b);
+	}
+	ok(pq_store_finish_run(a, &err) == 0, "the first connection finishes the run");
+	pq_store_close(a);
+	is_int(query_int(path, "SELECT count(DISTINCT pid) FROM processes WHERE run_id = 1"), 2,
+	       "both processes are in the one run");
+	is_int(query_int(path, "SELECT end_ns FROM ranges WHERE id = 2"), 25, "end_ns set");
+	is_int(query_int(path, "SELECT end_thread_id FROM ranges WHERE id = 2"), tb,
+	       "end_thread_id set");
+	is_int(query_int(path, "SELECT end_ns FROM ranges WHERE id = 1"), PQ_NULL,
+	       "the open range stays open");
+	is_int(query_int(path, "SELECT end_ns FROM runs"), 25, "the run span covers both");
+
+	pq_store_open(path, 0, &a, &err);
+	ok(pq_store_attach_run(a, 42, &err) != 0 && strstr(err.msg, "no run 42") != NULL,
+	   "attaching to a missing run fails clearly");
+	ok(pq_store_attach_run(a, run_id, &err) == 0 && pq_store_begin_run(a, &run, &other, &err) != 0,
+	   "an attached run counts as open");
+	pq_store_close(a);
+}
+
 /* Opening must not change a byte of a file that is not a profq database. */
 static void expect_refused(const char *name, const char *bytes, size_t n, const char *want)
 {
@@ -397,6 +463,7 @@ int main(void)
 	test_required_fields();
 	test_batching();
 	test_abort();
+	test_attach_and_range_end();
 	test_refusals();
 	{
 		char cmd[300];

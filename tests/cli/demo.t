@@ -30,6 +30,7 @@ is "$(q "SELECT status FROM runs")" complete "the run is complete"
 
 out=$(sh "$TOP/examples/demo.sh" "$BUILD" 2>&1); is "$?" 0 "examples/demo.sh runs"
 like "$out" "ampere_sgemm_128x64_tn" "and reports the kernels"
-rm -f "$BUILD/demo.db" "$BUILD/demo.db-wal" "$BUILD/demo.db-shm"
+rm -f "$BUILD/demo.db" "$BUILD/demo.db-wal" "$BUILD/demo.db-shm" "$BUILD"/recorded.db*
+like "$out" "backward" "and records the NVTX example under profq record"
 
 done_testing

@@ -5,7 +5,7 @@
 out=$("$PROFQ" --help 2>"$TMP/err"); is "$?" 0 "--help exits 0"
 is "$(cat "$TMP/err")" "" "--help writes nothing to stderr"
 like "$out" "^Usage: profq <command>" "--help starts with the usage line"
-for cmd in import info sql report; do
+for cmd in record import info sql report; do
 	like "$out" "^  $cmd " "--help lists '$cmd'"
 	"$PROFQ" "$cmd" --help >"$TMP/out" 2>&1
 	is "$?" 0 "profq $cmd --help exits 0"
