@@ -320,7 +320,7 @@ int pq_cmd_record(int argc, char **argv)
 	if (begin(db_path, &o, argv + optind, driver_why, &run_id, &created) != 0)
 		return PQ_EXIT_FAIL;
 	if (driver_why != NULL)
-		fprintf(stderr, "profq: warning: GPU activity will not be recorded (%s); NVTX will\n",
+		fprintf(stderr, "profq: warning: GPU activity will not be recorded (%s), NVTX only\n",
 			driver_why + 5);
 
 	set_env("CUDA_INJECTION64_PATH", collector);
