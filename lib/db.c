@@ -122,7 +122,9 @@ int pq_db_open(const char *path, enum pq_open_mode mode, sqlite3 **out, int *cre
 	empty = exists && S_ISREG(sb.st_mode) && sb.st_size == 0;
 	is_new = mode == PQ_OPEN_CREATE && (!exists || empty);
 
-	flags = mode == PQ_OPEN_READ ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
+	/* One connection is used by one thread at a time, so SQLite's mutexes are pure cost. */
+	flags = (mode == PQ_OPEN_READ ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) |
+		SQLITE_OPEN_NOMUTEX;
 	if (mode == PQ_OPEN_CREATE && !exists)
 		flags |= SQLITE_OPEN_CREATE;
 	if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {
