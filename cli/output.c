@@ -32,6 +32,17 @@ static size_t display_width(const char *s)
 	return n;
 }
 
+/* Text such as printf('%.1f', x) output counts as a number for alignment. */
+static int looks_numeric(const char *text)
+{
+	char *end;
+
+	if (text == NULL || *text == '\0')
+		return 0;
+	(void)strtod(text, &end);
+	return *end == '\0';
+}
+
 typedef struct table_buf {
 	char **cells;          /* rows * ncols, owned; NULL for SQL NULL */
 	size_t rows, cap, ncols;
@@ -66,7 +77,7 @@ static int table_add_row(table_buf *t, sqlite3_stmt *st)
 		*cell = NULL;
 		if (type == SQLITE_NULL)
 			continue;
-		if (type != SQLITE_INTEGER && type != SQLITE_FLOAT)
+		if (type != SQLITE_INTEGER && type != SQLITE_FLOAT && !looks_numeric(text))
 			t->numeric[c] = 0;
 		if ((*cell = strdup(text ? text : "")) == NULL) {
 			for (size_t k = 0; k < c; k++)

@@ -1,4 +1,4 @@
-/* tap.h - TAP output for the C unit tests (prove runs them through tests/c/*.t wrappers).
+/* tap.h - TAP output for the C unit tests (prove runs them through the tests/c/NAME.t wrappers).
  *
  *   ok(cond, name...)            one test point
  *   is_int(got, expected, name)  int64 equality, both shown on failure

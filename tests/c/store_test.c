@@ -1,0 +1,405 @@
+/* store_test.c - the store writes what it is given, batches commits, and never damages a file
+ * that is not a profq database. Expected values are the inputs themselves or hand-worked. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "db.h"
+#include "store.h"
+#include "tap.h"
+#include "version.h"
+
+static char dir[256];
+
+static const char *path_in(const char *name)
+{
+	static char buf[4][512];
+	static int next;
+	char *p = buf[next++ % 4];
+
+	snprintf(p, sizeof(buf[0]), "%s/%s", dir, name);
+	return p;
+}
+
+/* One integer from a query on a separate read-only connection (what a live reader sees). */
+static int64_t query_int(const char *path, const char *sql)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	int64_t v = -999;
+
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+	    sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_type(st, 0) == SQLITE_NULL ? PQ_NULL : sqlite3_column_int64(st, 0);
+	else
+		printf("# query failed: %s: %s\n", sql, db ? sqlite3_errmsg(db) : "?");
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return v;
+}
+
+static char *query_text(const char *path, const char *sql)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	char *v = NULL;
+
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+	    sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0) != NULL)
+		v = strdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return v;
+}
+
+static void write_file(const char *path, const char *bytes, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+
+	fwrite(bytes, 1, n, f);
+	fclose(f);
+}
+
+static char *read_file(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = malloc(1 << 16);
+
+	*n = fread(buf, 1, 1 << 16, f);
+	fclose(f);
+	return buf;
+}
+
+static void test_new_database(void)
+{
+	const char *path = path_in("new.db");
+	pq_store *s;
+	pq_error err;
+
+	ok(pq_store_open(path, 0, &s, &err) == 0, "a store opens on a missing file");
+	ok(pq_store_created(s), "and says it created the file");
+	pq_store_close(s);
+	is_int(query_int(path, "PRAGMA application_id"), PQ_APPLICATION_ID,
+	       "application_id marks it as profq");
+	is_int(query_int(path, "PRAGMA user_version"), PQ_SCHEMA_VERSION, "schema version set");
+	is_int(query_int(path, "SELECT count(*) FROM sqlite_master WHERE type='table' AND name IN "
+			       "('runs','kernels','memcpys','memsets','api_calls','ranges','marks',"
+			       "'memory_events','counters','synchronizations','flows','strings',"
+			       "'processes','threads','devices','streams')"),
+	       16, "the event and dimension tables exist");
+	is_int(query_int(path, "SELECT count(*) FROM copy_kinds"), 14,
+	       "copy kinds follow nsys's 14 values");
+	ok(pq_store_open(path, 0, &s, &err) == 0 && !pq_store_created(s),
+	   "reopening an existing profq database does not recreate it");
+	pq_store_close(s);
+}
+
+static void test_rows_round_trip(void)
+{
+	const char *path = path_in("rows.db");
+	pq_store *s;
+	pq_error err;
+	pq_run_info run;
+	pq_device dev;
+	pq_kernel k;
+	pq_api_call a;
+	pq_range r;
+	pq_memcpy m;
+	pq_counter c;
+	int64_t run_id, proc, thread, device, stream, api_id, name1, name2;
+	char *text;
+
+	pq_store_open(path, 0, &s, &err);
+	pq_run_info_init(&run);
+	run.source = "test";
+	run.source_path = "store_test";
+	ok(pq_store_begin_run(s, &run, &run_id, &err) == 0, "begin a run");
+	is_int(run_id, 1, "first run is run 1");
+	is_int(query_int(path, "SELECT count(*) FROM runs WHERE status = 'open'"), 1,
+	       "a begun run is visible to other readers at once");
+
+	ok(pq_store_process(s, 100, "python", &proc, &err) == 0, "add a process");
+	ok(pq_store_thread(s, 100, 101, "main", &thread, &err) == 0, "add a thread");
+	pq_device_init(&dev);
+	dev.ordinal = 0;
+	dev.name = "NVIDIA A100-SXM4-40GB";
+	dev.sm_count = 108;
+	dev.compute_major = 8;
+	dev.compute_minor = 0;
+	ok(pq_store_device(s, &dev, &device, &err) == 0, "add a device");
+	ok(pq_store_stream(s, proc, device, 7, &stream, &err) == 0, "add a stream");
+
+	pq_api_call_init(&a);
+	a.process_id = proc;
+	a.thread_id = thread;
+	a.start_ns = 1000;
+	a.end_ns = 1500;
+	a.api_kind = PQ_API_RUNTIME;
+	a.name = "cudaLaunchKernel";
+	a.correlation_id = 42;
+	ok(pq_store_api_call(s, &a, &api_id, &err) == 0, "store an API call");
+
+	pq_kernel_init(&k);
+	k.process_id = proc;
+	k.device_id = device;
+	k.stream_id = stream;
+	k.start_ns = 2000;
+	k.end_ns = 2750;
+	k.correlation_id = 42;
+	k.name = "_Z6kernelv";
+	k.demangled_name = "kernel()";
+	k.grid_x = 80;
+	k.block_x = 256;
+	k.est_occupancy_pct = 62.5;
+	ok(pq_store_kernel(s, &k, NULL, &err) == 0, "store a kernel");
+
+	pq_range_init(&r);
+	r.process_id = proc;
+	r.thread_id = thread;
+	r.start_ns = 900;
+	r.end_ns = 3000;
+	r.kind = PQ_RANGE_NVTX_PUSH_POP;
+	r.name = "step 1";
+	r.payload.type = PQ_VALUE_REAL;
+	r.payload.d = 0.25;
+	ok(pq_store_range(s, &r, NULL, &err) == 0, "store a range");
+
+	pq_memcpy_init(&m);
+	m.device_id = device;
+	m.start_ns = 500;
+	m.end_ns = 800;
+	m.bytes = 4096;
+	m.copy_kind = 1;
+	ok(pq_store_memcpy(s, &m, NULL, &err) == 0, "store a memcpy");
+
+	pq_counter_init(&c);
+	c.name = "gpu_mem";
+	c.ts_ns = 3100;
+	c.value = 1.5;
+	ok(pq_store_counter(s, &c, NULL, &err) == 0, "store a counter");
+	ok(pq_store_finish_run(s, &err) == 0, "finish the run");
+	pq_store_close(s);
+
+	is_int(query_int(path, "SELECT start_ns FROM runs"), 500,
+	       "run span starts at the earliest event (the memcpy)");
+	is_int(query_int(path, "SELECT end_ns FROM runs"), 3100,
+	       "run span ends at the latest event (the counter)");
+	text = query_text(path, "SELECT status FROM runs");
+	is_str(text, "complete", "finished run is complete");
+	free(text);
+	text = query_text(path, "SELECT name || '|' || demangled_name || '|' || duration_ns || '|' "
+				"|| device || '|' || stream || '|' || pid FROM v_kernels");
+	is_str(text, "_Z6kernelv|kernel()|750|0|7|100", "v_kernels joins names and dimensions back");
+	free(text);
+	is_int(query_int(path, "SELECT grid_y IS NULL AND registers_per_thread IS NULL FROM kernels"),
+	       1, "unset kernel fields are NULL");
+	is_int(query_int(path, "SELECT est_occupancy_pct * 10 FROM kernels"), 625,
+	       "real fields keep their value");
+	is_int(query_int(path, "SELECT count(*) FROM kernels k JOIN api_calls a USING "
+			       "(process_id, correlation_id) WHERE a.name_id = "
+			       "(SELECT id FROM strings WHERE value = 'cudaLaunchKernel')"),
+	       1, "kernel joins its launching call on (process_id, correlation_id)");
+	text = query_text(path, "SELECT kind || '|' || name || '|' || thread_name || '|' || "
+				"typeof(payload) FROM v_ranges");
+	is_str(text, "nvtx_push_pop|step 1|main|real", "v_ranges: kind, name, thread, payload");
+	free(text);
+	text = query_text(path, "SELECT operation FROM v_memcpys");
+	is_str(text, "[CUDA memcpy Host-to-Device]", "memcpy operation label as nsys prints it");
+	free(text);
+	text = query_text(path, "SELECT name || '|' || sm_count FROM devices");
+	is_str(text, "NVIDIA A100-SXM4-40GB|108", "device properties stored");
+	free(text);
+
+	/* A second run in the same file reuses the interned names. */
+	pq_store_open(path, 0, &s, &err);
+	pq_store_begin_run(s, &run, &run_id, &err);
+	is_int(run_id, 2, "writing into an existing database adds run 2");
+	pq_store_intern(s, "cudaLaunchKernel", &name1, &err);
+	pq_store_intern(s, "cudaLaunchKernel", &name2, &err);
+	is_int(name1, query_int(path, "SELECT name_id FROM api_calls"),
+	       "interning finds the string stored by the earlier run");
+	is_int(name1, name2, "interning the same text twice gives one id");
+	pq_store_finish_run(s, &err);
+	pq_store_close(s);
+	is_int(query_int(path, "SELECT count(*) FROM strings WHERE value = 'cudaLaunchKernel'"), 1,
+	       "the string is stored once");
+}
+
+static void test_required_fields(void)
+{
+	const char *path = path_in("required.db");
+	pq_store *s;
+	pq_error err = { "" };
+	pq_run_info run;
+	pq_kernel k;
+
+	pq_store_open(path, 0, &s, &err);
+	pq_run_info_init(&run);
+	run.source = "test";
+	pq_store_begin_run(s, &run, NULL, &err);
+	pq_kernel_init(&k);
+	k.start_ns = 1;
+	k.end_ns = 2;
+	ok(pq_store_kernel(s, &k, NULL, &err) != 0, "a kernel without a name is refused");
+	is_str(err.msg, "kernels row without name_id", "the message names table and column");
+	k.name = "k";
+	k.start_ns = PQ_NULL;
+	ok(pq_store_kernel(s, &k, NULL, &err) != 0, "a kernel without a start is refused");
+	pq_store_finish_run(s, &err);
+	pq_store_close(s);
+	is_int(query_int(path, "SELECT count(*) FROM kernels"), 0, "no row was written");
+}
+
+static void test_batching(void)
+{
+	const char *path = path_in("batch.db");
+	pq_store *s;
+	pq_error err;
+	pq_run_info run;
+	pq_mark m;
+
+	pq_store_open(path, 3, &s, &err);
+	pq_run_info_init(&run);
+	run.source = "test";
+	pq_store_begin_run(s, &run, NULL, &err);
+	pq_mark_init(&m);
+	m.kind = PQ_MARK_NVTX;
+	m.name = "tick";
+	for (int i = 0; i < 2; i++) {
+		m.ts_ns = i;
+		pq_store_mark(s, &m, NULL, &err);
+	}
+	is_int(query_int(path, "SELECT count(*) FROM marks"), 0,
+	       "two rows under a batch of three are not yet visible to readers");
+	m.ts_ns = 2;
+	pq_store_mark(s, &m, NULL, &err);
+	is_int(query_int(path, "SELECT count(*) FROM marks"), 3, "the third row commits the batch");
+	m.ts_ns = 3;
+	pq_store_mark(s, &m, NULL, &err);
+	ok(pq_store_commit(s, &err) == 0, "an explicit commit");
+	is_int(query_int(path, "SELECT count(*) FROM marks"), 4, "makes the fourth row visible");
+	is_str(query_text(path, "PRAGMA journal_mode"), "wal", "the store writes in WAL mode");
+	pq_store_close(s);
+}
+
+static void test_abort(void)
+{
+	const char *path = path_in("abort.db");
+	pq_store *s;
+	pq_error err;
+	pq_run_info run;
+	pq_mark m;
+	int64_t proc;
+
+	pq_store_open(path, 2, &s, &err);
+	pq_run_info_init(&run);
+	run.source = "kept";
+	pq_store_begin_run(s, &run, NULL, &err);
+	pq_mark_init(&m);
+	m.kind = PQ_MARK_NVTX;
+	m.name = "kept";
+	m.ts_ns = 1;
+	pq_store_mark(s, &m, NULL, &err);
+	pq_store_finish_run(s, &err);
+
+	run.source = "thrown away";
+	pq_store_begin_run(s, &run, NULL, &err);
+	pq_store_process(s, 7, "doomed", &proc, &err);
+	m.name = "doomed";
+	for (int i = 0; i < 5; i++) /* batch of 2: some rows are committed before the abort */
+		pq_store_mark(s, &m, NULL, &err);
+	ok(pq_store_abort_run(s, &err) == 0, "abort a run with committed and pending rows");
+	pq_store_close(s);
+	is_int(query_int(path, "SELECT count(*) FROM runs"), 1, "the aborted run is gone");
+	is_int(query_int(path, "SELECT count(*) FROM marks"), 1, "its rows are gone");
+	is_int(query_int(path, "SELECT count(*) FROM processes"), 0, "its processes are gone");
+	is_int(query_int(path, "SELECT count(*) FROM marks m JOIN runs r ON r.id = m.run_id "
+			       "WHERE r.source = 'kept'"),
+	       1, "the other run is untouched");
+}
+
+/* Opening must not change a byte of a file that is not a profq database. */
+static void expect_refused(const char *name, const char *bytes, size_t n, const char *want)
+{
+	const char *path = path_in(name);
+	pq_store *s = NULL;
+	pq_error err = { "" };
+	size_t got_n;
+	char *got;
+	char wal[600];
+
+	write_file(path, bytes, n);
+	ok(pq_store_open(path, 0, &s, &err) != 0 && s == NULL, "%s: refused", name);
+	ok(strstr(err.msg, want) != NULL, "%s: message says '%s' (%s)", name, want, err.msg);
+	got = read_file(path, &got_n);
+	ok(got_n == n && memcmp(got, bytes, n) == 0, "%s: file unchanged", name);
+	snprintf(wal, sizeof(wal), "%s-wal", path);
+	ok(access(wal, F_OK) != 0, "%s: no WAL file left beside it", name);
+	free(got);
+}
+
+static void test_refusals(void)
+{
+	sqlite3 *db;
+	size_t n;
+	char *bytes;
+	const char *other = path_in("other.db");
+	const char *newer = path_in("newer.db");
+	pq_error err;
+	pq_store *s;
+	struct stat sb;
+
+	expect_refused("text.db", "hello, world\n", 13, "is not an SQLite database");
+
+	sqlite3_open(other, &db);
+	sqlite3_exec(db, "CREATE TABLE t(x); INSERT INTO t VALUES (1)", NULL, NULL, NULL);
+	sqlite3_close(db);
+	bytes = read_file(other, &n);
+	unlink(other);
+	expect_refused("other.db", bytes, n, "not a profq database");
+	free(bytes);
+
+	/* A profq file from a future version. */
+	sqlite3_open(newer, &db);
+	sqlite3_exec(db, "PRAGMA application_id = 1347569233; PRAGMA user_version = 99; "
+			 "CREATE TABLE runs(id)", NULL, NULL, NULL);
+	sqlite3_close(db);
+	bytes = read_file(newer, &n);
+	unlink(newer);
+	expect_refused("newer.db", bytes, n, "schema version 99, newer than this profq");
+	free(bytes);
+
+	ok(pq_store_open(path_in("no/such/dir.db"), 0, &s, &err) != 0,
+	   "a path in a missing directory is refused");
+	ok(stat(path_in("no"), &sb) != 0, "and nothing is created");
+	ok(pq_db_open(path_in("missing.db"), PQ_OPEN_READ, &db, NULL, &err) != 0 &&
+	   strstr(err.msg, "No such file") != NULL, "reading a missing file fails clearly");
+	ok(access(path_in("missing.db"), F_OK) != 0, "and does not create it");
+}
+
+int main(void)
+{
+	snprintf(dir, sizeof(dir), "%s/profq-store-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (mkdtemp(dir) == NULL) {
+		puts("Bail out! cannot make a temporary directory");
+		return 1;
+	}
+	test_new_database();
+	test_rows_round_trip();
+	test_required_fields();
+	test_batching();
+	test_abort();
+	test_refusals();
+	{
+		char cmd[300];
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		if (system(cmd) != 0)
+			printf("# could not remove %s\n", dir);
+	}
+	return done_testing();
+}

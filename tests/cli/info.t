@@ -1,0 +1,36 @@
+#!/bin/sh
+# `profq info`: runs, devices, row counts and span, checked against sqlite3 on the same file.
+. "${0%/*}/../lib.sh"
+cd "$TMP"
+"$BUILD/examples/demo" demo.db
+
+out=$("$PROFQ" info demo.db); is "$?" 0 "info exits 0"
+like "$out" "^file: demo.db \\(profq schema version 1\\)" "names the file and schema version"
+like "$out" "^  1  demo    complete  2026-01-01 00:00:00.000 UTC" "lists the run with its UTC start"
+like "$out" "NVIDIA A100-SXM4-40GB +8.0 +108 +39.59 +1555.0" "lists the device and its properties"
+
+json=$("$PROFQ" info demo.db --format json); is "$?" 0 "info --format json exits 0"
+for t in kernels memcpys memsets api_calls ranges marks memory_events counters synchronizations \
+	flows processes threads devices streams strings; do
+	want=$(sqlite demo.db "SELECT count(*) FROM $t")
+	got=$(printf '%s' "$json" | py -c "import json,sys
+d = json.load(sys.stdin)
+print([r['rows'] for r in d['rows'] if r['table'] == '$t'][0])")
+	is "$got" "$want" "row count of $t equals sqlite3's count(*)"
+done
+span=$(printf '%s' "$json" | py -c 'import json,sys; print(json.load(sys.stdin)["time_span"][0]["span_s"])')
+want=$(sqlite demo.db "SELECT printf('%.6f', (max(e) - min(s)) / 1e9) FROM (
+	SELECT min(start_ns) s, max(end_ns) e FROM kernels UNION ALL
+	SELECT min(start_ns), max(end_ns) FROM api_calls UNION ALL
+	SELECT min(start_ns), max(end_ns) FROM ranges UNION ALL
+	SELECT min(start_ns), max(end_ns) FROM memcpys UNION ALL
+	SELECT min(ts_ns), max(ts_ns) FROM marks UNION ALL
+	SELECT min(ts_ns), max(ts_ns) FROM memory_events)")
+is "$span" "$want" "time span is first event to last event"
+
+# A second run appended by another writer shows up as run 2.
+"$BUILD/examples/demo" demo.db
+is "$("$PROFQ" info demo.db --format json | py -c 'import json,sys; print(len(json.load(sys.stdin)["runs"]))')" \
+	2 "writing into an existing database adds a run"
+
+done_testing
