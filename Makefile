@@ -116,7 +116,7 @@ demo: deps
 	@sh examples/demo.sh $(B)
 
 test check: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all $(B)/examples/demo
 	PROFQ_BUILD=$(B) prove -r tests/
 
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
