@@ -172,7 +172,7 @@ int pq_store_open(const char *path, int64_t batch_rows, pq_store **out, pq_error
 	if (pq_db_open(path, PQ_OPEN_CREATE, &db, &created, err) != 0)
 		return -1;
 	/* WAL lets sqlite3, notebooks and Grafana read the file while a run is written. */
-	if (pq_db_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+	if (pq_db_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536",
 		       "cannot configure the database", err) != 0)
 		goto fail;
 	s = calloc(1, sizeof(*s));
