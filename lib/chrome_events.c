@@ -289,10 +289,41 @@ static int is_known(const char *key, size_t n, const char *const *known)
 	return 0;
 }
 
+/* Writes "{" and the args object's members except the consumed ones (their values are in
+ * columns) to c->scratch, minified; returns the length (no closing brace yet). */
+static size_t args_body(chrome_ctx *c, const char *text, size_t len, const char *const *consumed)
+{
+	pq_chrome_members am;
+	size_t alen, o;
+
+	if (consumed == NULL || consumed[0] == NULL ||
+	    pq_chrome_scan_value(text, len, 1, &alen, &am) != PQ_SCAN_OK || am.truncated) {
+		o = pq_chrome_minify(text, len, c->scratch);
+		return o - 1; /* drop the closing brace */
+	}
+	o = 0;
+	c->scratch[o++] = '{';
+	for (int i = 0; i < am.n; i++) {
+		const pq_chrome_member *m = &am.m[i];
+
+		if (is_known(text + m->key, m->key_len, consumed))
+			continue;
+		if (o > 1)
+			c->scratch[o++] = ',';
+		c->scratch[o++] = '"';
+		memcpy(c->scratch + o, text + m->key, m->key_len);
+		o += m->key_len;
+		c->scratch[o++] = '"';
+		c->scratch[o++] = ':';
+		o += pq_chrome_minify(text + m->val, m->val_len, c->scratch + o);
+	}
+	return o;
+}
+
 /* Builds the args JSON text of a row into c->scratch (see the header comment); *out is NULL
  * when there is nothing to say. known lists the top-level fields the row stores elsewhere. */
 static int event_args(chrome_ctx *c, const chrome_event *ev, const char *const *known,
-		      const char **out)
+		      const char *const *consumed, const char **out)
 {
 	const pq_chrome_members *mem = ev->mem;
 	size_t need = 16, o = 0, body;
@@ -317,8 +348,7 @@ static int event_args(chrome_ctx *c, const chrome_event *ev, const char *const *
 	if (reserve(c, need + 16) != 0)
 		return -1;
 	if (args != NULL) {
-		o = pq_chrome_minify(ev->text + args->val, args->val_len, c->scratch);
-		o--; /* drop the closing brace */
+		o = args_body(c, ev->text + args->val, args->val_len, consumed);
 	} else {
 		c->scratch[o++] = '{';
 	}
@@ -660,6 +690,44 @@ static int write_range(chrome_ctx *c, const where *w, int64_t kind, const char *
 	return row_done(c, pq_store_range(c->s, &r, NULL, c->err));
 }
 
+/* The args keys whose values the row stores in columns (so the args text leaves them out):
+ * those present with a number, numeric string or array value. A static list, rebuilt per call. */
+static const char *const *consumed_args(const cJSON *args, enum chrome_class cc, int gpu)
+{
+	static const char *const kernel[] = {
+		"device", "stream", "correlation", "External id", "external id",
+		"registers per thread", "shared memory", "blocks per SM", "warps per SM", "grid",
+		"block", "est. achieved occupancy %", "graph id", "graph node id", NULL,
+	};
+	static const char *const copy[] = {
+		"device", "stream", "correlation", "External id", "external id", "bytes", NULL,
+	};
+	static const char *const api[] = { "cbid", "correlation", "External id", "external id", NULL };
+	static const char *const range_gpu[] = {
+		"device", "stream", "correlation", "External id", "external id", NULL,
+	};
+	static const char *const *const range = range_gpu + 2;
+	static const char *used[16];
+	const char *const *list;
+	int n = 0;
+
+	switch (cc) {
+	case CC_KERNEL: list = kernel; break;
+	case CC_MEMCPY: case CC_MEMSET: list = copy; break;
+	case CC_RUNTIME: case CC_DRIVER: list = api; break;
+	case CC_SYNC: return NULL; /* no args column */
+	default: list = gpu ? range_gpu : range; break;
+	}
+	for (; *list != NULL; list++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(args, *list);
+
+		if (cJSON_IsArray(v) || int_of_item(v) != PQ_NULL || !isnan(real_of_item(v)))
+			used[n++] = *list;
+	}
+	used[n] = NULL;
+	return used;
+}
+
 static int complete_event(chrome_ctx *c, const chrome_event *ev, const char *name,
 			  const char *cat)
 {
@@ -683,7 +751,12 @@ static int complete_event(chrome_ctx *c, const chrome_event *ev, const char *nam
 		return pq_fail(c->err, "ts + dur out of range"), CHROME_BAD;
 	if ((rc = locate(c, ev, cc, args, &w)) != 0)
 		return rc;
-	if (event_args(c, ev, known_x, &args_text) != 0)
+	/* What the row becomes decides which args have columns (and leave args text). */
+	if ((cc == CC_RUNTIME || cc == CC_DRIVER) && w.gpu)
+		cc = CC_OTHER; /* a runtime event on a GPU track: kept as a range */
+	if (cc == CC_SYNC && sync_type_of(name) == PQ_NULL)
+		cc = CC_OTHER;
+	if (event_args(c, ev, known_x, consumed_args(args, cc, w.gpu), &args_text) != 0)
 		return -1;
 
 	switch (cc) {
@@ -751,8 +824,6 @@ static int complete_event(chrome_ctx *c, const chrome_event *ev, const char *nam
 	case CC_DRIVER: {
 		pq_api_call a;
 
-		if (w.gpu)
-			break; /* a runtime event on a GPU track: keep it as a range */
 		pq_api_call_init(&a);
 		a.process_id = w.process_id;
 		a.thread_id = w.thread_id;
@@ -774,8 +845,6 @@ static int complete_event(chrome_ctx *c, const chrome_event *ev, const char *nam
 		 * wait_on_cuda_event_record_corr_id are not kept there. */
 		pq_sync_init(&y);
 		y.sync_type = sync_type_of(name);
-		if (y.sync_type == PQ_NULL)
-			break;
 		y.process_id = w.process_id;
 		y.device_id = w.device_id;
 		y.stream_id = w.stream_id;
@@ -881,7 +950,7 @@ static int begin_event(chrome_ctx *c, const chrome_event *ev, const char *name, 
 		return rc;
 	if ((rc = locate(c, ev, chrome_classify(cat), args, &o.w)) != 0)
 		return rc;
-	if (event_args(c, ev, async ? known_async : known_be, &args_text) != 0)
+	if (event_args(c, ev, async ? known_async : known_be, NULL, &args_text) != 0)
 		return -1;
 	o.name = strdup(name);
 	o.cat = dup_or_null(cat);
@@ -944,7 +1013,7 @@ static int end_event(chrome_ctx *c, const chrome_event *ev, const char *name, co
 		c->stats->unmatched++;
 		return 0;
 	}
-	if (event_args(c, ev, async ? known_async : known_be, &args_text) != 0) {
+	if (event_args(c, ev, async ? known_async : known_be, NULL, &args_text) != 0) {
 		free_open(&o);
 		return -1;
 	}
@@ -1006,14 +1075,31 @@ static int instant_event(chrome_ctx *c, const chrome_event *ev, const char *name
 		return rc;
 	if ((rc = locate(c, ev, CC_OTHER, args, &w)) != 0)
 		return rc;
-	if (event_args(c, ev, known_i, &args_text) != 0)
-		return -1;
 	/* PyTorch's allocator events: "[memory]" instants (kineto_hta.md §1.1). */
 	if (strcmp(name, "[memory]") == 0 && cJSON_IsObject(args) &&
 	    int_arg(args, "Bytes") != PQ_NULL) {
 		pq_memory_event m;
 		int64_t bytes = int_arg(args, "Bytes"), type = int_arg(args, "Device Type");
 		int64_t dev = int_arg(args, "Device Id");
+		const char *used[8];
+		int n = 0;
+
+		/* Keys whose values have columns; Device Type/Id only when they became
+		 * memory_kind and device_id. */
+		used[n++] = "Bytes";
+		if (int_arg(args, "Addr") != PQ_NULL)
+			used[n++] = "Addr";
+		if (int_arg(args, "Total Allocated") != PQ_NULL)
+			used[n++] = "Total Allocated";
+		if (int_arg(args, "Total Reserved") != PQ_NULL)
+			used[n++] = "Total Reserved";
+		if (type == 0 || type == 1)
+			used[n++] = "Device Type";
+		if (type == 1 && dev != PQ_NULL && dev >= 0)
+			used[n++] = "Device Id";
+		used[n] = NULL;
+		if (event_args(c, ev, known_i, used, &args_text) != 0)
+			return -1;
 
 		pq_memory_event_init(&m);
 		m.process_id = w.process_id;
@@ -1033,6 +1119,8 @@ static int instant_event(chrome_ctx *c, const chrome_event *ev, const char *name
 		m.args = args_text;
 		return row_done(c, pq_store_memory_event(c->s, &m, NULL, c->err));
 	}
+	if (event_args(c, ev, known_i, NULL, &args_text) != 0)
+		return -1;
 	{
 		pq_mark m;
 
@@ -1137,7 +1225,7 @@ static int other_event(chrome_ctx *c, const chrome_event *ev, const char *name, 
 		return pq_fail(c->err, "bad ts"), CHROME_BAD;
 	if ((rc = locate(c, ev, CC_OTHER, NULL, &w)) != 0)
 		return rc;
-	if (event_args(c, ev, known, &args_text) != 0)
+	if (event_args(c, ev, known, NULL, &args_text) != 0)
 		return -1;
 	m.process_id = w.process_id;
 	m.thread_id = w.thread_id;
