@@ -491,13 +491,15 @@ static int host_process(chrome_ctx *c, int64_t *id)
 	return 0;
 }
 
-static int thread_dims(chrome_ctx *c, where *w)
+static int thread_dims(chrome_ctx *c, where *w, int process_only)
 {
 	unsigned h;
 	chrome_thread_slot *slot;
 
 	if (w->pid == PQ_NULL)
 		return 0;
+	if (process_only)
+		return pq_store_process(c->s, w->pid, w->pid_label, &w->process_id, c->err);
 	if (w->tid == PQ_NULL)
 		w->tid = w->pid;
 	h = (unsigned)((uint64_t)(w->pid * 31 + w->tid) * 0x9e3779b97f4a7c15u >> 56);
@@ -564,9 +566,10 @@ static int gpu_dims(chrome_ctx *c, const cJSON *args, where *w)
 	return 0;
 }
 
-/* Resolves pid/tid; GPU-class events and events on GPU tracks get GPU dims, others host dims. */
-static int locate(chrome_ctx *c, const chrome_event *ev, enum chrome_class cc,
-		  const cJSON *args, where *w)
+/* Resolves pid/tid; GPU-class events and events on GPU tracks get GPU dims, others host dims
+ * (only the process when process_only: counters are per process). */
+static int locate_in(chrome_ctx *c, const chrome_event *ev, enum chrome_class cc,
+		     const cJSON *args, where *w, int process_only)
 {
 	memset(w, 0, sizeof(*w));
 	w->process_id = w->thread_id = w->device_id = w->stream_id = PQ_NULL;
@@ -580,7 +583,13 @@ static int locate(chrome_ctx *c, const chrome_event *ev, enum chrome_class cc,
 	w->gpu = class_is_gpu(cc) || is_gpu_pid(c, w->pid);
 	if (w->gpu)
 		return gpu_dims(c, args, w);
-	return thread_dims(c, w);
+	return thread_dims(c, w, process_only);
+}
+
+static int locate(chrome_ctx *c, const chrome_event *ev, enum chrome_class cc,
+		  const cJSON *args, where *w)
+{
+	return locate_in(c, ev, cc, args, w, 0);
 }
 
 /* Rows -------------------------------------------------------------------------------------------- */
@@ -1150,7 +1159,7 @@ static int counter_event(chrome_ctx *c, const chrome_event *ev, const char *name
 		return rc;
 	if (!cJSON_IsObject(args))
 		return pq_fail(c->err, "C event without args"), CHROME_BAD;
-	if ((rc = locate(c, ev, CC_OTHER, NULL, &w)) != 0)
+	if ((rc = locate_in(c, ev, CC_OTHER, NULL, &w, 1)) != 0)
 		return rc;
 	if (cJSON_IsString(id))
 		snprintf(idtext, sizeof(idtext), "[%s]", id->valuestring);

@@ -262,11 +262,14 @@ static int apply_key(importer *im, const char *key, const cJSON *v)
 	if ((strcmp(key, "deviceProperties") == 0 || strcmp(key, "computeProperties") == 0) &&
 	    cJSON_IsArray(v))
 		return write_devices(im, v);
-	if (cJSON_IsString(v))
+	if (cJSON_IsString(v) || cJSON_IsRaw(v)) {
+		int64_t x;
+
+		if (cJSON_IsRaw(v) &&
+		    pq_chrome_parse_int(v->valuestring, strlen(v->valuestring), &x) == 0)
+			return pq_store_set_metadata_int(im->s, key, x, im->err);
 		return pq_store_set_metadata(im->s, key, v->valuestring, im->err);
-	if (cJSON_IsNumber(v) && v->valuedouble == (double)(int64_t)v->valuedouble &&
-	    strcmp(key, "baseTimeNanoseconds") != 0)
-		return pq_store_set_metadata_int(im->s, key, (int64_t)v->valuedouble, im->err);
+	}
 	text = cJSON_PrintUnformatted(v);
 	if (text == NULL)
 		return pq_fail(im->err, "out of memory");
@@ -323,6 +326,16 @@ static int top_key(importer *im, const char *key, const char *raw, size_t len, u
 	if (v == NULL)
 		return pq_fail(im->err, "invalid JSON in top-level key \"%s\" at byte %llu", key,
 			       (unsigned long long)pos);
+	if (cJSON_IsNumber(v)) {
+		/* Keep a number's text: cJSON's double would round baseTimeNanoseconds. */
+		char *text = strndup(raw, len);
+
+		cJSON_Delete(v);
+		v = text ? cJSON_CreateRaw(text) : NULL;
+		free(text);
+		if (v == NULL)
+			return pq_fail(im->err, "out of memory");
+	}
 	if (!im->run_open) {
 		read_facts(&im->facts, key, v, raw, len);
 		cJSON_AddItemToObject(im->pending, key, v);
@@ -658,6 +671,10 @@ static int document(importer *im)
 static int finish(importer *im)
 {
 	chrome_ctx *c = &im->c;
+
+	/* Closing what is still open counts the unclosed ones. */
+	if (flush_prelude(im) != 0 || chrome_events_finish(c) != 0)
+		return -1;
 	struct {
 		const char *key;
 		int64_t v;
@@ -671,8 +688,6 @@ static int finish(importer *im)
 		{ "import.skipped_events", im->skipped },
 	};
 
-	if (flush_prelude(im) != 0 || chrome_events_finish(c) != 0)
-		return -1;
 	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
 		if (counts[i].v > 0 &&
 		    pq_store_set_metadata_int(im->s, counts[i].key, counts[i].v, im->err) != 0)
