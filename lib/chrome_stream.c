@@ -46,6 +46,14 @@ void pq_chrome_stream_close(pq_chrome_stream *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* zlib's message without the "<path>: " it puts in front. */
+static const char *gz_message(void *gz, int *errnum)
+{
+	const char *msg = gzerror(gz, errnum), *sep = strstr(msg, ": ");
+
+	return sep != NULL ? sep + 2 : msg;
+}
+
 int pq_chrome_stream_more(pq_chrome_stream *s, pq_error *err)
 {
 	int n, errnum;
@@ -70,7 +78,7 @@ int pq_chrome_stream_more(pq_chrome_stream *s, pq_error *err)
 	}
 	n = gzread(s->gz, s->buf + s->len, READ_CHUNK);
 	if (n < 0) {
-		msg = gzerror(s->gz, &errnum);
+		msg = gz_message(s->gz, &errnum);
 		if (errnum == Z_ERRNO)
 			return pq_fail(err, "read error at byte %llu: %s",
 				       (unsigned long long)(s->base + s->len), strerror(errno));
@@ -79,7 +87,7 @@ int pq_chrome_stream_more(pq_chrome_stream *s, pq_error *err)
 	}
 	if (n == 0) {
 		/* zlib reports a stream cut short as Z_BUF_ERROR at the end, not as an error. */
-		msg = gzerror(s->gz, &errnum);
+		msg = gz_message(s->gz, &errnum);
 		if (errnum == Z_BUF_ERROR)
 			return pq_fail(err, "truncated gzip data after %llu bytes of JSON: %s",
 				       (unsigned long long)(s->base + s->len), msg);

@@ -94,7 +94,7 @@ typedef struct importer {
 	size_t qn, qcap;
 
 	int64_t index;          /* events seen */
-	int64_t skipped;
+	int64_t skipped, first_error_index;
 	char first_error[512];
 } importer;
 
@@ -165,8 +165,11 @@ static int bad_event(importer *im, int64_t index, uint64_t pos, const char *why)
 	snprintf(msg, sizeof(msg), "event %" PRId64 " at byte %" PRIu64 ": %s", index, pos, why);
 	if (!im->opt->keep_going)
 		return pq_fail(im->err, "%s", msg);
-	if (im->skipped++ == 0)
+	/* Held look-ahead events are processed late: keep the error of the earliest event. */
+	if (im->skipped++ == 0 || index < im->first_error_index) {
 		memcpy(im->first_error, msg, sizeof(msg));
+		im->first_error_index = index;
+	}
 	im->stats->skipped++;
 	return 0;
 }
