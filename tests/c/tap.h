@@ -17,6 +17,8 @@
 static int tap_n, tap_failed;
 
 static int tap_point(int pass, const char *file, int line, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
+static int tap_point(int pass, const char *file, int line, const char *fmt, va_list ap)
 {
 	tap_n++;
 	printf("%sok %d - ", pass ? "" : "not ", tap_n);
