@@ -141,3 +141,6 @@ clean:
 	rm -rf build build-asan
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
+
+bench: all
+	sh bench/import.sh $(BENCH_MB)
