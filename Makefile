@@ -160,7 +160,7 @@ demo: deps
 	@sh examples/demo.sh $(B)
 
 test check: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all $(B)/examples/demo
 	PROFQ_BUILD=$(B) prove -r tests/
 
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -185,3 +185,6 @@ clean:
 	rm -rf build build-asan
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
+
+bench: all
+	sh bench/import.sh $(BENCH_MB)

@@ -105,8 +105,9 @@ int pq_cmd_import(int argc, char **argv)
 		if (strcmp(argv[i], out) == 0)
 			return pq_cli_usage("import: '%s' is the output database", out);
 
-	/* One transaction per file (batch 0): a failed file is rolled back whole. */
-	if (pq_store_open(out, 0, &s, &err) != 0)
+	/* One transaction per file, the run row included (batch -1): a failed file is rolled back
+	 * whole and leaves the database byte for byte as it was. */
+	if (pq_store_open(out, -1, &s, &err) != 0)
 		return pq_cli_fail("%s", err.msg);
 	created = pq_store_created(s);
 	/* Stops at the first bad file; the files before it stay imported. */

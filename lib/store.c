@@ -56,7 +56,7 @@ struct pq_store {
 	sqlite3 *db;
 	int created;
 	int64_t run_id;           /* 0: no run open */
-	int64_t batch_rows;       /* auto-commit threshold, 0 = never */
+	int64_t batch_rows;       /* auto-commit threshold, 0 = never, < 0 = one txn per run */
 	int64_t pending_rows;     /* rows in the open transaction */
 	int in_txn;
 	int64_t span_start, span_end;
@@ -539,6 +539,8 @@ int pq_store_begin_run(pq_store *s, const pq_run_info *info, int64_t *run_id, pq
 	pq_strmap_free(&s->dims);
 	if (run_id != NULL)
 		*run_id = s->run_id;
+	if (s->batch_rows < 0)
+		return 0; /* the run and its rows commit together at finish */
 	return pq_store_commit(s, err);
 }
 

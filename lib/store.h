@@ -167,8 +167,10 @@ void pq_sync_init(pq_sync *r);
 void pq_flow_init(pq_flow *r);
 
 /* Opens (creating when missing or empty) the database at path. batch_rows > 0 commits
- * automatically after that many rows; 0 commits only when asked. On failure *out is NULL, and a
- * file this call created has been removed again. The caller frees with pq_store_close(). */
+ * automatically after that many rows; 0 commits only when asked (and at begin_run, so readers
+ * see the run at once); < 0 makes each run one transaction, begin_run included, so an aborted run
+ * leaves the file byte for byte as it was (profq import). On failure *out is NULL, and a file
+ * this call created has been removed again. The caller frees with pq_store_close(). */
 int pq_store_open(const char *path, int64_t batch_rows, pq_store **out, pq_error *err);
 
 /* Whether pq_store_open() created the file. */

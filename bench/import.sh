@@ -1,0 +1,41 @@
+#!/bin/sh
+# bench/import.sh - Chrome/Kineto import throughput and peak memory (not a test).
+#
+#   sh bench/import.sh [MEGABYTES]   (default 500)
+#
+# Builds bench/gen_kineto.c, writes a synthetic Kineto-shaped trace of about MEGABYTES MB into a
+# temporary directory (removed at exit; nothing big is left in the repository), and imports it
+# with `profq import` under /usr/bin/time -v, plain and gzip-compressed. Prints MB/s of
+# uncompressed JSON (wall clock and CPU time) and the peak RSS.
+set -eu
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+MB=${1:-500}
+PROFQ=$TOP/${PROFQ_BUILD:-build}/profq
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/profq-bench.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+
+[ -x "$PROFQ" ] || { echo "bench: build profq first (make)" >&2; exit 1; }
+cc -O2 -o "$WORK/gen_kineto" "$TOP/bench/gen_kineto.c"
+"$WORK/gen_kineto" "$MB" >"$WORK/trace.json"
+bytes=$(wc -c <"$WORK/trace.json")
+echo "machine: $(nproc) CPUs, $(lscpu | sed -n 's/^Model name: *//p'), load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "trace: $bytes bytes of JSON"
+
+run() { # label file
+	rm -f "$WORK/out.db" "$WORK/out.db-wal" "$WORK/out.db-shm"
+	/usr/bin/time -v "$PROFQ" import -o "$WORK/out.db" "$2" >"$WORK/stdout" 2>"$WORK/time"
+	wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$WORK/time" |
+		awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }')
+	user=$(sed -n 's/.*User time (seconds): //p' "$WORK/time")
+	sys=$(sed -n 's/.*System time (seconds): //p' "$WORK/time")
+	rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$WORK/time")
+	awk -v b="$bytes" -v w="$wall" -v u="$user" -v s="$sys" -v r="$rss" -v l="$1" 'BEGIN {
+		printf "%-6s wall %6.2f s  %6.1f MB/s | cpu %6.2f s (user %.2f, sys %.2f)  %6.1f MB/s | peak RSS %.0f MB\n",
+			l, w, b / 1e6 / w, u + s, u, s, b / 1e6 / (u + s), r / 1024 }'
+	sed 's/^/       /' "$WORK/stdout"
+}
+run plain "$WORK/trace.json"
+gzip -1 -c "$WORK/trace.json" >"$WORK/trace.json.gz"
+rm -f "$WORK/trace.json"
+echo "gzip: $(wc -c <"$WORK/trace.json.gz") bytes"
+run gzip "$WORK/trace.json.gz"

@@ -1,0 +1,361 @@
+/* chrome_stream.c - reading trace text through zlib and finding JSON value boundaries. */
+#include "chrome_stream.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cJSON.h>
+#include <zlib.h>
+
+#define READ_CHUNK (1u << 20)
+#define MAX_DEPTH 1000    /* cJSON's own nesting limit (CJSON_NESTING_LIMIT) */
+
+int pq_chrome_stream_open(pq_chrome_stream *s, const char *path, pq_error *err)
+{
+	struct stat st;
+	unsigned char magic[2] = { 0, 0 };
+	FILE *f;
+
+	memset(s, 0, sizeof(*s));
+	if (stat(path, &st) == 0)
+		s->file_size = (uint64_t)st.st_size;
+	f = fopen(path, "rb");
+	if (f == NULL)
+		return pq_fail(err, "cannot open: %s", strerror(errno));
+	s->gzip = fread(magic, 1, 2, f) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+	fclose(f);
+	s->gz = gzopen(path, "rb");
+	if (s->gz == NULL)
+		return pq_fail(err, "cannot open: %s", errno ? strerror(errno) : "out of memory");
+	gzbuffer(s->gz, 256u << 10);
+	s->cap = 2 * READ_CHUNK;
+	s->buf = malloc(s->cap);
+	if (s->buf == NULL)
+		return pq_fail(err, "out of memory");
+	return 0;
+}
+
+void pq_chrome_stream_close(pq_chrome_stream *s)
+{
+	if (s->gz != NULL)
+		gzclose(s->gz);
+	free(s->buf);
+	memset(s, 0, sizeof(*s));
+}
+
+/* zlib's message without the "<path>: " it puts in front. */
+static const char *gz_message(void *gz, int *errnum)
+{
+	const char *msg = gzerror(gz, errnum), *sep = strstr(msg, ": ");
+
+	return sep != NULL ? sep + 2 : msg;
+}
+
+int pq_chrome_stream_more(pq_chrome_stream *s, pq_error *err)
+{
+	int n, errnum;
+	const char *msg;
+
+	if (s->eof)
+		return 0;
+	if (s->pos > 0) {
+		memmove(s->buf, s->buf + s->pos, s->len - s->pos);
+		s->base += s->pos;
+		s->len -= s->pos;
+		s->pos = 0;
+	}
+	if (s->cap - s->len < READ_CHUNK) {
+		size_t cap = s->cap * 2;
+		char *b = realloc(s->buf, cap);
+
+		if (b == NULL)
+			return pq_fail(err, "out of memory (a single JSON value of %zu bytes)", s->len);
+		s->buf = b;
+		s->cap = cap;
+	}
+	n = gzread(s->gz, s->buf + s->len, READ_CHUNK);
+	if (n < 0) {
+		msg = gz_message(s->gz, &errnum);
+		if (errnum == Z_ERRNO)
+			return pq_fail(err, "read error at byte %llu: %s",
+				       (unsigned long long)(s->base + s->len), strerror(errno));
+		return pq_fail(err, "corrupt gzip data after %llu bytes of JSON: %s",
+			       (unsigned long long)(s->base + s->len), msg);
+	}
+	if (n == 0) {
+		/* zlib reports a stream cut short as Z_BUF_ERROR at the end, not as an error. */
+		msg = gz_message(s->gz, &errnum);
+		if (errnum == Z_BUF_ERROR)
+			return pq_fail(err, "truncated gzip data after %llu bytes of JSON: %s",
+				       (unsigned long long)(s->base + s->len), msg);
+		if (errnum != Z_OK)
+			return pq_fail(err, "corrupt gzip data after %llu bytes of JSON: %s",
+				       (unsigned long long)(s->base + s->len), msg);
+		s->eof = 1;
+		return 0;
+	}
+	s->len += (size_t)n;
+	if (s->progress != NULL)
+		s->progress(s->progress_ctx, (uint64_t)gzoffset(s->gz), s->file_size);
+	return 1;
+}
+
+/* Index of the closing quote of the string whose opening quote is p[i - 1], or n. */
+static size_t string_end(const char *p, size_t n, size_t i)
+{
+	for (;;) {
+		const char *q = memchr(p + i, '"', n - i);
+		size_t j, bs = 0;
+
+		if (q == NULL)
+			return n;
+		j = (size_t)(q - p);
+		while (j - bs > i && p[j - bs - 1] == '\\')
+			bs++;
+		if (bs % 2 == 0)
+			return j;
+		i = j + 1;
+	}
+}
+
+static int is_ws(char c)
+{
+	return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+/* End of a number or literal (true, false, null) starting at p[0]. */
+static enum pq_chrome_scan scan_scalar(const char *p, size_t n, int at_eof, size_t *len)
+{
+	size_t i = 0;
+
+	while (i < n && !is_ws(p[i]) && p[i] != ',' && p[i] != '}' && p[i] != ']' && p[i] != ':')
+		i++;
+	if (i == n && !at_eof)
+		return PQ_SCAN_MORE;
+	if (i == 0) {
+		*len = 0;
+		return PQ_SCAN_BAD;
+	}
+	*len = i;
+	return PQ_SCAN_OK;
+}
+
+static void trimmed_end(const char *p, size_t start, size_t end, pq_chrome_member *mm)
+{
+	while (end > start && is_ws(p[end - 1]))
+		end--;
+	mm->val_len = (uint32_t)(end - start);
+}
+
+enum pq_chrome_scan pq_chrome_scan_value(const char *p, size_t n, int at_eof, size_t *len,
+					 pq_chrome_members *m)
+{
+	unsigned char stack[MAX_DEPTH];
+	size_t i = 0, val_start = 0;
+	int depth = 0, expect_key = 0, in_value = 0;
+	pq_chrome_member *cur = NULL;
+
+	if (n == 0)
+		return at_eof ? (*len = 0, PQ_SCAN_BAD) : PQ_SCAN_MORE;
+	if (p[0] == '"') {
+		i = string_end(p, n, 1);
+		if (i == n)
+			return at_eof ? (*len = n, PQ_SCAN_BAD) : PQ_SCAN_MORE;
+		*len = i + 1;
+		return PQ_SCAN_OK;
+	}
+	if (p[0] != '{' && p[0] != '[')
+		return scan_scalar(p, n, at_eof, len);
+	if (m != NULL) {
+		m->n = 0;
+		m->truncated = 0;
+	}
+	for (; i < n; i++) {
+		char c = p[i];
+
+		switch (c) {
+		case '"': {
+			size_t e = string_end(p, n, i + 1);
+
+			if (e == n)
+				goto more;
+			if (depth == 1 && stack[0] == '{' && m != NULL && expect_key) {
+				if (m->n < PQ_CHROME_MAX_MEMBERS) {
+					cur = &m->m[m->n++];
+					cur->key = (uint32_t)(i + 1);
+					cur->key_len = (uint32_t)(e - i - 1);
+					cur->val = cur->val_len = 0;
+				} else {
+					m->truncated = 1;
+					cur = NULL;
+				}
+				expect_key = 0;
+			}
+			i = e;
+			break;
+		}
+		case '{':
+		case '[':
+			if (depth == MAX_DEPTH) {
+				*len = i;
+				return PQ_SCAN_BAD;
+			}
+			stack[depth++] = (unsigned char)c;
+			if (depth == 1)
+				expect_key = c == '{';
+			break;
+		case '}':
+		case ']':
+			if (depth == 0 || stack[depth - 1] != (c == '}' ? '{' : '[')) {
+				*len = i;
+				return PQ_SCAN_BAD;
+			}
+			if (depth == 1 && in_value && cur != NULL)
+				trimmed_end(p, val_start, i, cur);
+			if (--depth == 0) {
+				*len = i + 1;
+				return PQ_SCAN_OK;
+			}
+			break;
+		case ':':
+			if (depth == 1 && stack[0] == '{') {
+				in_value = 1;
+				val_start = i + 1;
+				while (val_start < n && is_ws(p[val_start]))
+					val_start++;
+				if (cur != NULL)
+					cur->val = (uint32_t)val_start;
+			}
+			break;
+		case ',':
+			if (depth == 1 && stack[0] == '{') {
+				if (in_value && cur != NULL)
+					trimmed_end(p, val_start, i, cur);
+				in_value = 0;
+				expect_key = 1;
+				cur = NULL;
+			}
+			break;
+		default:
+			break;
+		}
+	}
+more:
+	if (at_eof) {
+		*len = n;
+		return PQ_SCAN_BAD;
+	}
+	return PQ_SCAN_MORE;
+}
+
+size_t pq_chrome_minify(const char *p, size_t n, char *out)
+{
+	size_t i = 0, o = 0;
+
+	while (i < n) {
+		char c = p[i];
+
+		if (c == '"') {
+			size_t e = string_end(p, n, i + 1);
+			size_t end = e < n ? e + 1 : n;
+
+			memcpy(out + o, p + i, end - i);
+			o += end - i;
+			i = end;
+		} else {
+			if (!is_ws(c))
+				out[o++] = c;
+			i++;
+		}
+	}
+	return o;
+}
+
+/* The parse arena: one block, grown to the largest tree seen; blocks added during a parse that
+ * overflowed are freed at the next reset. */
+static struct arena {
+	char *block;
+	size_t cap, used, peak;
+	void **extra;
+	size_t n_extra, cap_extra;
+} arena;
+
+static void *arena_alloc(size_t n)
+{
+	n = (n + 15) & ~(size_t)15;
+	if (arena.used + n <= arena.cap) {
+		void *p = arena.block + arena.used;
+
+		arena.used += n;
+		return p;
+	}
+	/* Overflow: a separate block, remembered so the next reset can size the arena. */
+	if (arena.n_extra == arena.cap_extra) {
+		size_t cap = arena.cap_extra ? arena.cap_extra * 2 : 16;
+		void **e = realloc(arena.extra, cap * sizeof(*e));
+
+		if (e == NULL)
+			return NULL;
+		arena.extra = e;
+		arena.cap_extra = cap;
+	}
+	void *p = malloc(n);
+
+	if (p == NULL)
+		return NULL;
+	arena.extra[arena.n_extra++] = p;
+	arena.peak += n;
+	return p;
+}
+
+static void arena_free(void *p)
+{
+	(void)p; /* everything goes at the next reset */
+}
+
+static void arena_reset(void)
+{
+	size_t want = arena.used + arena.peak;
+
+	for (size_t i = 0; i < arena.n_extra; i++)
+		free(arena.extra[i]);
+	arena.n_extra = 0;
+	arena.peak = 0;
+	arena.used = 0;
+	if (want > arena.cap) {
+		size_t cap = arena.cap ? arena.cap : 1u << 16;
+		char *b;
+
+		while (cap < want)
+			cap *= 2;
+		b = malloc(cap);
+		if (b != NULL) {
+			free(arena.block);
+			arena.block = b;
+			arena.cap = cap;
+		}
+	}
+}
+
+struct cJSON *pq_chrome_parse(const char *text, size_t n)
+{
+	cJSON_Hooks hooks = { arena_alloc, arena_free };
+	cJSON *json;
+
+	arena_reset();
+	cJSON_InitHooks(&hooks);
+	json = cJSON_ParseWithLength(text, n);
+	cJSON_InitHooks(NULL);
+	return json;
+}
+
+void pq_chrome_parse_done(void)
+{
+	arena_reset();
+	free(arena.block);
+	free(arena.extra);
+	memset(&arena, 0, sizeof(arena));
+}
