@@ -18,6 +18,7 @@ SQLITE_EXTENSION_INIT3
 #define PQ_FUNC_FLAGS (SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS)
 
 int pq_ext_info_init(sqlite3 *db);
+int pq_ext_intervals_init(sqlite3 *db);
 
 /* The entry point (declared in profq.h too, for programs that link the extension in). */
 int sqlite3_profq_init(sqlite3 *db, char **errmsg, const sqlite3_api_routines *api);

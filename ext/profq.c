@@ -23,5 +23,7 @@ int sqlite3_profq_init(sqlite3 *db, char **errmsg, const sqlite3_api_routines *a
 		return SQLITE_ERROR;
 	}
 	rc = pq_ext_info_init(db);
+	if (rc == SQLITE_OK)
+		rc = pq_ext_intervals_init(db);
 	return rc;
 }
