@@ -320,7 +320,7 @@ static void free_inputs(jcursor *c)
 		c->nside[s] = 0;
 		c->heap[s].n = 0;
 	}
-	for (i = 0; i < c->nparts; i++) {
+	for (i = 0; c->parts != NULL && i < c->nparts; i++) {
 		sqlite3_free(c->parts[i].bytes);
 		sqlite3_value_free(c->parts[i].orig);
 	}
