@@ -120,9 +120,11 @@ static int push(pq_iv **v, size_t *n, size_t *cap, pq_iv x)
  * (a NULL argument or an empty interval), PQ_IV_ERR after setting the error. */
 static int union_args(sqlite3_context *ctx, sqlite3_value **argv, pq_iv *x)
 {
-	int r1 = pq_iv_arg_ns(ctx, argv, 0, "interval_union_ns", "start", &x->start);
-	int r2;
+	int r1, r2;
 
+	if (pq_iv_fast_ints(argv, &x->start, &x->end))
+		return x->end > x->start ? PQ_IV_OK : PQ_IV_NULL;
+	r1 = pq_iv_arg_ns(ctx, argv, 0, "interval_union_ns", "start", &x->start);
 	if (r1 == PQ_IV_ERR)
 		return PQ_IV_ERR;
 	r2 = pq_iv_arg_ns(ctx, argv, 1, "interval_union_ns", "end", &x->end);

@@ -41,22 +41,47 @@ sqlite3_int64 pq_iv_len(sqlite3_context *ctx, const char *func, sqlite3_int64 a,
 int pq_ext_priority_init(sqlite3 *db);
 int pq_ext_interval_join_init(sqlite3 *db);
 
+/* Reads two INTEGER arguments without the general path; returns 0 when either is not an INTEGER
+ * (then the caller uses pq_iv_arg_ns, which also produces the errors). */
+static inline int pq_iv_fast_ints(sqlite3_value **argv, sqlite3_int64 *a, sqlite3_int64 *b)
+{
+	if (sqlite3_value_type(argv[0]) != SQLITE_INTEGER || sqlite3_value_type(argv[1]) != SQLITE_INTEGER)
+		return 0;
+	*a = sqlite3_value_int64(argv[0]);
+	*b = sqlite3_value_int64(argv[1]);
+	return 1;
+}
+
 /* PQ_RADIX_SORT(name, T, KEY): defines `static int name(T *a, size_t n)`, a stable ascending sort of
- * a[0..n) on the signed 64-bit key KEY(elem). 8-bit digits, one counting pass for all eight digits,
- * digits that are the same for every element are skipped, and an already sorted input costs one
- * scan. Returns SQLITE_OK or SQLITE_NOMEM (then a[] is unchanged). Scratch: n elements, freed. */
+ * a[0..n) on the signed 64-bit key KEY(elem). LSD radix sort on key - min(key) with 12-bit digits, so
+ * only as many passes as the key range needs (a 10 s span in ns: 3); one counting pass for all
+ * digits; digits that are the same for every element are skipped; an already sorted input costs
+ * one scan, small inputs use insertion sort. Returns SQLITE_OK or SQLITE_NOMEM (then a[] is
+ * unchanged). Scratch: n elements plus the counters, freed before returning. */
+#define PQ_RADIX_DIGIT 12
 #define PQ_RADIX_SORT(name, T, KEY)                                                              \
 	static int name(T *a, size_t n)                                                          \
 	{                                                                                        \
-		size_t cnt[8][256];                                                              \
-		size_t i, b;                                                                     \
+		size_t *cnt;                                                                     \
+		size_t i, b, passes = 0;                                                         \
+		uint64_t lo, hi, range;                                                          \
+		int sorted = 1;                                                                  \
 		T *src, *dst, *tmp;                                                              \
-		for (i = 1; i < n; i++)                                                          \
-			if (KEY(a[i]) < KEY(a[i - 1]))                                           \
-				break;                                                           \
-		if (i >= n)                                                                      \
+		if (n < 2)                                                                       \
 			return SQLITE_OK;                                                        \
-		if (n < 32) { /* insertion sort: stable, no scratch */                          \
+		lo = hi = (uint64_t)KEY(a[0]) ^ ((uint64_t)1 << 63);                             \
+		for (i = 1; i < n; i++) {                                                        \
+			uint64_t k = (uint64_t)KEY(a[i]) ^ ((uint64_t)1 << 63);                  \
+			if (KEY(a[i]) < KEY(a[i - 1]))                                           \
+				sorted = 0;                                                      \
+			if (k < lo)                                                              \
+				lo = k;                                                          \
+			if (k > hi)                                                              \
+				hi = k;                                                          \
+		}                                                                                \
+		if (sorted)                                                                      \
+			return SQLITE_OK;                                                        \
+		if (n < 64) { /* insertion sort: stable, no scratch */                          \
 			for (i = 1; i < n; i++) {                                                \
 				T x = a[i];                                                      \
 				size_t j = i;                                                    \
@@ -68,30 +93,40 @@ int pq_ext_interval_join_init(sqlite3 *db);
 			}                                                                        \
 			return SQLITE_OK;                                                        \
 		}                                                                                \
+		for (range = hi - lo; range != 0; range >>= PQ_RADIX_DIGIT)                      \
+			passes++;                                                                \
+		cnt = sqlite3_malloc64(((sqlite3_uint64)passes << PQ_RADIX_DIGIT) * sizeof(size_t));         \
 		tmp = sqlite3_malloc64((sqlite3_uint64)n * sizeof(T));                           \
-		if (tmp == NULL)                                                                 \
+		if (cnt == NULL || tmp == NULL) {                                                \
+			sqlite3_free(cnt);                                                       \
+			sqlite3_free(tmp);                                                       \
 			return SQLITE_NOMEM;                                                     \
-		memset(cnt, 0, sizeof cnt);                                                      \
+		}                                                                                \
+		memset(cnt, 0, (passes << PQ_RADIX_DIGIT) * sizeof(size_t));                     \
 		for (i = 0; i < n; i++) {                                                        \
-			uint64_t k = (uint64_t)KEY(a[i]) ^ ((uint64_t)1 << 63);                  \
-			for (b = 0; b < 8; b++)                                                  \
-				cnt[b][(k >> (8 * b)) & 255]++;                                  \
+			uint64_t k = ((uint64_t)KEY(a[i]) ^ ((uint64_t)1 << 63)) - lo;           \
+			for (b = 0; b < passes; b++)                                             \
+				cnt[(b << PQ_RADIX_DIGIT) +                                      \
+				    ((k >> (PQ_RADIX_DIGIT * b)) & ((1u << PQ_RADIX_DIGIT) - 1))]++; \
 		}                                                                                \
 		src = a;                                                                         \
 		dst = tmp;                                                                       \
-		for (b = 0; b < 8; b++) {                                                        \
-			uint64_t k0 = (uint64_t)KEY(a[0]) ^ ((uint64_t)1 << 63);                 \
+		for (b = 0; b < passes; b++) {                                                   \
+			size_t *c = cnt + (b << PQ_RADIX_DIGIT);                                 \
+			unsigned sh = (unsigned)(PQ_RADIX_DIGIT * b);                            \
+			uint64_t mask = (1u << PQ_RADIX_DIGIT) - 1;                              \
+			uint64_t k0 = ((uint64_t)KEY(a[0]) ^ ((uint64_t)1 << 63)) - lo;          \
 			size_t sum = 0, d;                                                       \
-			if (cnt[b][(k0 >> (8 * b)) & 255] == n)                                  \
+			if (c[(k0 >> sh) & mask] == n)                                           \
 				continue;                                                        \
-			for (d = 0; d < 256; d++) {                                              \
-				size_t c = cnt[b][d];                                            \
-				cnt[b][d] = sum;                                                 \
-				sum += c;                                                        \
+			for (d = 0; d <= mask; d++) {                                            \
+				size_t cd = c[d];                                                \
+				c[d] = sum;                                                      \
+				sum += cd;                                                       \
 			}                                                                        \
 			for (i = 0; i < n; i++) {                                                \
-				uint64_t k = (uint64_t)KEY(src[i]) ^ ((uint64_t)1 << 63);        \
-				dst[cnt[b][(k >> (8 * b)) & 255]++] = src[i];                    \
+				uint64_t k = ((uint64_t)KEY(src[i]) ^ ((uint64_t)1 << 63)) - lo; \
+				dst[c[(k >> sh) & mask]++] = src[i];                             \
 			}                                                                        \
 			{                                                                        \
 				T *t = src;                                                      \
@@ -100,8 +135,9 @@ int pq_ext_interval_join_init(sqlite3 *db);
 			}                                                                        \
 		}                                                                                \
 		if (src != a)                                                                    \
-			memcpy(a, src, n * sizeof(T));                                          \
+			memcpy(a, src, n * sizeof(T));                                           \
 		sqlite3_free(tmp);                                                               \
+		sqlite3_free(cnt);                                                               \
 		return SQLITE_OK;                                                                \
 	}
 
