@@ -88,6 +88,16 @@ is "$(qerr "SELECT * FROM interval_join('SELECT 1, -9223372036854775808, 9223372
 is "$(qerr "SELECT * FROM interval_join('SELECT 1, 2, 3', 'SELECT * FROM nosuch');")" \
 	"interval_join: right query: no such table: nosuch" "missing table"
 
+is "$(q "PRAGMA hard_heap_limit = 20000000;
+SELECT count(*) FROM interval_join('SELECT value, value, value + 5 FROM generate_series(1, 1000000)', 'SELECT value, value, value + 3 FROM generate_series(1, 1000000)');" |
+	sed -n 's/^[A-Za-z]* error near line [0-9]*: //p')" "out of memory (7)" "out of memory is reported"
+# Left [v, v+5), right [w, w+3), v, w in 1..100000: they overlap iff v-2 <= w <= v+4 (d = w-v),
+# with overlap 1,2,3,3,3,2,1 ns for d = -2..4 (15 per v). Missing at the edges: v=1: d=-2,-1;
+# v=2: d=-2; v=99997: d=4; v=99998: d=3,4; v=99999: d=2..4; v=100000: d=1..4 → 13 pairs,
+# 3+1+1+3+6+9 = 23 ns. So 700000-13 = 699987 pairs and 1500000-23 = 1499977 ns.
+is "$(q "SELECT count(*), sum(overlap_ns) FROM interval_join('SELECT value, value, value + 5 FROM generate_series(1, 100000)', 'SELECT value, value, value + 3 FROM generate_series(1, 100000)');")" \
+	"699987|1499977" "100k x 100k sliding intervals, hand-counted"
+
 ref_suite join 30
 
 done_testing

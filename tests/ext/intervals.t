@@ -71,6 +71,15 @@ is "$(qerr "WITH t(s,e) AS (VALUES (0, 10),(1, x'01')) SELECT interval_union_ns(
 is "$(q 'WITH t(i,s,e) AS (VALUES (1,0,10),(2,5,15),(3,20,30),(4,25,26),(5,40,50)) SELECT group_concat(u) FROM (SELECT interval_union_ns(s,e) OVER (ORDER BY i ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) u FROM t);')" \
 	"10,15,20,10,11" "union window: 2-row frame, hand-worked (0..15, 5..15+20..30, 20..30, 25..26+40..50)"
 
+# Out of memory is an error, not a crash (PRAGMA hard_heap_limit caps SQLite's allocator, which the
+# extension uses for everything).
+oom() { q "PRAGMA hard_heap_limit = 20000000;
+$1" | sed -n 's/^[A-Za-z]* error near line [0-9]*: //p'; }
+is "$(oom 'SELECT interval_union_ns(value, value + 10) FROM generate_series(1, 2000000);')" \
+	"out of memory (7)" "union: out of memory is reported"
+is "$(oom 'SELECT max(u) FROM (SELECT interval_union_ns(value, value + 10) OVER (ORDER BY value DESC ROWS BETWEEN CURRENT ROW AND 900000 FOLLOWING) u FROM generate_series(1, 1000000));')" \
+	"out of memory (7)" "union window: out of memory is reported"
+
 ref_suite union 15
 
 done_testing

@@ -92,6 +92,19 @@ def suite_union():
     con.executemany("INSERT INTO iv(g, s, e) VALUES (0,?,?)", rows)
     out("union 5000 random rows", con.execute("SELECT interval_union_ns(s, e) FROM iv").fetchone()[0],
         union_ref(rows))
+    # wide range (negative, near ±2^61): checked with an elementary-segment brute force
+    def union_segments(rows):
+        rows = [(s, e) for s, e in rows if e > s]
+        cuts = sorted({x for r in rows for x in r})
+        return sum(b - a for a, b in zip(cuts, cuts[1:]) if any(s <= a and b <= e for s, e in rows))
+    rows = []
+    for _ in range(300):
+        s = rng.randint(-2 ** 61, 2 ** 61)
+        rows.append((s, s + rng.choice([rng.randint(-5, 5), rng.randint(0, 2 ** 50), 2 ** 58])))
+    con.execute("DELETE FROM iv")
+    con.executemany("INSERT INTO iv(g, s, e) VALUES (0,?,?)", rows)
+    out("union 300 rows over ±2^61", con.execute("SELECT interval_union_ns(s, e) FROM iv").fetchone()[0],
+        union_segments(rows))
     # window forms against a brute force per frame
     rows = rand_intervals(rng, 200, 0, 400, 40, True)
     con.execute("DELETE FROM iv")

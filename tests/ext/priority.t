@@ -114,6 +114,10 @@ is "$(qerr "SELECT priority_breakdown(-9223372036854775808, 9223372036854775807,
 is "$(qerr "SELECT priority_breakdown(0, 10, 'K');")" \
 	"wrong number of arguments to function priority_breakdown()" "arity"
 
+is "$(q "PRAGMA hard_heap_limit = 20000000;
+SELECT priority_breakdown(value, value + 10, 'c' || (value % 3), value % 3) FROM generate_series(1, 2000000);" |
+	sed -n 's/^[A-Za-z]* error near line [0-9]*: //p')" "out of memory (7)" "out of memory is reported"
+
 ref_suite priority 12
 
 done_testing
