@@ -22,13 +22,16 @@ sq() { sqlite3 -batch -bail -init /dev/null "$DB" "$@"; }
 timed() {
 	out=$(printf '.load %s\n.timer on\n%s\n' "$EXT" "$2" | sq 2>&1)
 	t=$(printf '%s\n' "$out" | sed -n 's/^Run Time: real \([0-9.]*\).*/\1/p' | tail -1)
+	c=$(printf '%s\n' "$out" | sed -n 's/^Run Time: real [0-9.]* user \([0-9.]*\) sys \([0-9.]*\).*/\1 \2/p' |
+		tail -1 | awk '{printf "%.3f", $1 + $2}')
 	res=$(printf '%s\n' "$out" | grep -v '^Run Time' | tr '\n' ' ')
-	printf '%-58s %8s s   result: %s\n' "$1" "$t" "$res"
-	eval "T_$3=$t"
+	printf '%-56s %8s s wall %8s s cpu   result: %s\n' "$1" "$t" "$c" "$res"
+	eval "T_$3=$t C_$3=$c"
 }
 
 echo "# profq interval benchmarks: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cpu, $(lscpu | sed -n 's/^Model name: *//p')"
 echo "# sqlite3 $(sqlite3 --version | cut -d' ' -f1), extension $EXT.so"
+echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg) (wall times include waiting for other processes; cpu = user + sys)"
 
 # ---- data ----
 gen_start=$(date +%s)
@@ -78,7 +81,8 @@ SELECT sum(ie - is0) FROM (
                                                 AND 1 PRECEDING) THEN 0 ELSE 1 END AS brk
       FROM iv WHERE e > s))
   GROUP BY isl);" sql
-echo "speed-up of interval_union_ns over pure SQL: $(echo "$T_sql $T_u" | awk '{printf "%.1fx", $1 / $2}')"
+echo "speed-up of interval_union_ns over pure SQL: $(echo "$T_sql $T_u $C_sql $C_u" |
+	awk '{printf "%.1fx wall, %.1fx cpu", $1 / $2, $3 / $4}')"
 timed "interval_union_ns window, ROWS 100 PRECEDING, 1 M rows" \
 	"SELECT sum(u) FROM (SELECT interval_union_ns(s, e) OVER (ORDER BY rowid ROWS 100 PRECEDING) AS u FROM iv WHERE rowid <= 1000000);" w
 echo
