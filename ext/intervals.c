@@ -88,16 +88,19 @@ static int union_of_sorted(const pq_iv *v, size_t n, sqlite3_int64 *total)
 }
 
 /* Aggregate state (lives in sqlite3_aggregate_context, zeroed by SQLite).
- * live = v[head..n): the intervals in the frame, in arrival order, so that the usual window
- * xInverse (the oldest row leaves first) is an O(1) head move. Any other removal is parked in rm
- * and subtracted as a multiset at the next xValue. The union is recomputed only when dirty. */
+ * sorted[0..nsorted): the frame's intervals as a multiset, sorted by start (not by end).
+ * add[0..nadd): rows stepped in since the last xValue; rm[0..nrm): rows inverted out since then.
+ * xValue folds add and rm into sorted (a few rows: binary search + memmove each; many: append and
+ * re-sort, or a sorted multiset difference), then sweeps: O(w) per output row for a frame of w rows
+ * when the frame slides by a row. A plain aggregate only appends to add and sorts it once in
+ * xFinal (the array is moved, not copied). */
 typedef struct {
-	pq_iv *v;
-	size_t n, head, cap;
+	pq_iv *sorted;
+	size_t nsorted, capsorted;
+	pq_iv *add;
+	size_t nadd, capadd;
 	pq_iv *rm;
 	size_t nrm, caprm;
-	pq_iv *scratch;
-	size_t capscratch;
 	sqlite3_int64 cached;
 	int clean; /* cached is the union of the current frame */
 } union_state;
@@ -144,7 +147,7 @@ static void union_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	if (union_args(ctx, argv, &x) != PQ_IV_OK)
 		return;
 	st = sqlite3_aggregate_context(ctx, sizeof *st);
-	if (st == NULL || push(&st->v, &st->n, &st->cap, x) != SQLITE_OK) {
+	if (st == NULL || push(&st->add, &st->nadd, &st->capadd, x) != SQLITE_OK) {
 		sqlite3_result_error_nomem(ctx);
 		return;
 	}
@@ -160,19 +163,11 @@ static void union_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	if (union_args(ctx, argv, &x) != PQ_IV_OK)
 		return;
 	st = sqlite3_aggregate_context(ctx, sizeof *st);
-	if (st == NULL) {
+	if (st == NULL || push(&st->rm, &st->nrm, &st->caprm, x) != SQLITE_OK) {
 		sqlite3_result_error_nomem(ctx);
 		return;
 	}
 	st->clean = 0;
-	if (st->head < st->n && st->v[st->head].start == x.start && st->v[st->head].end == x.end) {
-		st->head++;
-		if (st->head == st->n)
-			st->head = st->n = 0;
-		return;
-	}
-	if (push(&st->rm, &st->nrm, &st->caprm, x) != SQLITE_OK)
-		sqlite3_result_error_nomem(ctx);
 }
 
 static int cmp_iv(const void *pa, const void *pb)
@@ -186,68 +181,113 @@ static int cmp_iv(const void *pa, const void *pb)
 	return 0;
 }
 
-/* Subtracts the multiset rm from live, leaving live sorted and compact (head = 0). */
-static int apply_removals(sqlite3_context *ctx, union_state *st)
+/* First index i with sorted[i].start > t (upper) or >= t (lower). */
+static size_t bound(const pq_iv *v, size_t n, sqlite3_int64 t, int upper)
 {
-	size_t i, j = 0, w = 0;
-	pq_iv *live = st->v + st->head;
-	size_t n = st->n - st->head;
+	size_t lo = 0, hi = n;
 
-	qsort(live, n, sizeof(pq_iv), cmp_iv);
-	qsort(st->rm, st->nrm, sizeof(pq_iv), cmp_iv);
-	for (i = 0; i < n; i++) {
-		while (j < st->nrm && cmp_iv(&st->rm[j], &live[i]) < 0)
-			j++; /* a removal of a row that was never added: reported below */
-		if (j < st->nrm && cmp_iv(&st->rm[j], &live[i]) == 0) {
-			j++;
-			continue;
-		}
-		st->v[w++] = live[i];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid].start < t || (upper && v[mid].start == t))
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	st->head = 0;
-	st->n = w;
-	if (w + st->nrm != n) {
-		st->nrm = 0;
-		sqlite3_result_error(ctx, "interval_union_ns: window frame removed a row it never added",
-				     -1);
-		return SQLITE_ERROR;
+	return lo;
+}
+
+static void error_bad_inverse(sqlite3_context *ctx)
+{
+	sqlite3_result_error(ctx, "interval_union_ns: window frame removed a row it never added", -1);
+}
+
+/* Folds add and rm into sorted. */
+static int fold_pending(sqlite3_context *ctx, union_state *st)
+{
+	size_t i;
+
+	if (st->nadd > 0) {
+		if (st->nsorted == 0) { /* move, do not copy (the plain aggregate case) */
+			pq_iv *t = st->sorted;
+			size_t tc = st->capsorted;
+			st->sorted = st->add;
+			st->capsorted = st->capadd;
+			st->nsorted = st->nadd;
+			st->add = t;
+			st->capadd = tc;
+			st->nadd = 0;
+			if (sort_by_start(st->sorted, st->nsorted) != SQLITE_OK)
+				goto nomem;
+		} else if (st->nadd > 16 && st->nadd > st->nsorted / 16) {
+			for (i = 0; i < st->nadd; i++)
+				if (push(&st->sorted, &st->nsorted, &st->capsorted, st->add[i]) != SQLITE_OK)
+					goto nomem;
+			st->nadd = 0;
+			if (sort_by_start(st->sorted, st->nsorted) != SQLITE_OK)
+				goto nomem;
+		} else {
+			for (i = 0; i < st->nadd; i++) {
+				size_t at = bound(st->sorted, st->nsorted, st->add[i].start, 1);
+				if (push(&st->sorted, &st->nsorted, &st->capsorted, st->add[i]) != SQLITE_OK)
+					goto nomem;
+				memmove(st->sorted + at + 1, st->sorted + at,
+					(st->nsorted - 1 - at) * sizeof(pq_iv));
+				st->sorted[at] = st->add[i];
+			}
+			st->nadd = 0;
+		}
+	}
+	if (st->nrm > 16 && st->nrm > st->nsorted / 16) {
+		/* many removals: sorted multiset difference on (start, end) order */
+		size_t j = 0, w = 0;
+		qsort(st->sorted, st->nsorted, sizeof(pq_iv), cmp_iv);
+		qsort(st->rm, st->nrm, sizeof(pq_iv), cmp_iv);
+		for (i = 0; i < st->nsorted; i++) {
+			if (j < st->nrm && cmp_iv(&st->rm[j], &st->sorted[i]) < 0)
+				break; /* a removal that matches nothing */
+			if (j < st->nrm && cmp_iv(&st->rm[j], &st->sorted[i]) == 0) {
+				j++;
+				continue;
+			}
+			st->sorted[w++] = st->sorted[i];
+		}
+		if (j != st->nrm) {
+			st->nrm = 0;
+			error_bad_inverse(ctx);
+			return SQLITE_ERROR;
+		}
+		st->nsorted = w;
+	} else {
+		for (i = 0; i < st->nrm; i++) {
+			size_t at = bound(st->sorted, st->nsorted, st->rm[i].start, 0);
+			while (at < st->nsorted && st->sorted[at].start == st->rm[i].start &&
+			       st->sorted[at].end != st->rm[i].end)
+				at++;
+			if (at == st->nsorted || st->sorted[at].start != st->rm[i].start) {
+				st->nrm = 0;
+				error_bad_inverse(ctx);
+				return SQLITE_ERROR;
+			}
+			memmove(st->sorted + at, st->sorted + at + 1,
+				(st->nsorted - 1 - at) * sizeof(pq_iv));
+			st->nsorted--;
+		}
 	}
 	st->nrm = 0;
 	return SQLITE_OK;
+nomem:
+	sqlite3_result_error_nomem(ctx);
+	return SQLITE_NOMEM;
 }
 
-/* Computes the union of the current frame into st->cached. final: may sort v in place. */
-static int union_compute(sqlite3_context *ctx, union_state *st, int final)
+/* Computes the union of the current frame into st->cached. */
+static int union_compute(sqlite3_context *ctx, union_state *st)
 {
-	pq_iv *arr;
-	size_t n;
-
 	if (st->clean)
 		return SQLITE_OK;
-	if (st->nrm > 0 && apply_removals(ctx, st) != SQLITE_OK)
+	if (fold_pending(ctx, st) != SQLITE_OK)
 		return SQLITE_ERROR;
-	n = st->n - st->head;
-	if (final) {
-		arr = st->v + st->head;
-	} else {
-		if (st->capscratch < n) {
-			pq_iv *s = sqlite3_realloc64(st->scratch, (sqlite3_uint64)n * sizeof(pq_iv));
-			if (s == NULL) {
-				sqlite3_result_error_nomem(ctx);
-				return SQLITE_NOMEM;
-			}
-			st->scratch = s;
-			st->capscratch = n;
-		}
-		if (n > 0)
-			memcpy(st->scratch, st->v + st->head, n * sizeof(pq_iv));
-		arr = st->scratch;
-	}
-	if (sort_by_start(arr, n) != SQLITE_OK) {
-		sqlite3_result_error_nomem(ctx);
-		return SQLITE_NOMEM;
-	}
-	if (union_of_sorted(arr, n, &st->cached)) {
+	if (union_of_sorted(st->sorted, st->nsorted, &st->cached)) {
 		sqlite3_result_error(ctx, "interval_union_ns: total length overflows a 64-bit integer",
 				     -1);
 		return SQLITE_ERROR;
@@ -264,7 +304,7 @@ static void union_value(sqlite3_context *ctx)
 		sqlite3_result_int64(ctx, 0);
 		return;
 	}
-	if (union_compute(ctx, st, 0) == SQLITE_OK)
+	if (union_compute(ctx, st) == SQLITE_OK)
 		sqlite3_result_int64(ctx, st->cached);
 }
 
@@ -276,11 +316,11 @@ static void union_final(sqlite3_context *ctx)
 		sqlite3_result_int64(ctx, 0);
 		return;
 	}
-	if (union_compute(ctx, st, 1) == SQLITE_OK)
+	if (union_compute(ctx, st) == SQLITE_OK)
 		sqlite3_result_int64(ctx, st->cached);
-	sqlite3_free(st->v);
+	sqlite3_free(st->sorted);
+	sqlite3_free(st->add);
 	sqlite3_free(st->rm);
-	sqlite3_free(st->scratch);
 	memset(st, 0, sizeof *st);
 }
 

@@ -148,6 +148,16 @@ def suite_union():
     srows = sorted([r for r in rows if r[0] is not None], key=lambda r: r[0])
     exp = [union_ref([r for r in srows if x[0] - 50 <= r[0] <= x[0] + 10]) for x in srows]
     out("window RANGE frame: mismatching rows", sum(1 for x, y in zip(got, exp) if x != y), 0)
+    # GROUPS frame: ~40 rows enter and leave at once (the bulk add/remove paths)
+    con.execute("DELETE FROM iv")
+    rows = rand_intervals(rng, 400, 0, 400, 30)
+    con.executemany("INSERT INTO iv(g, s, e) VALUES (0,?,?)", rows)
+    got = [r[0] for r in con.execute(
+        "SELECT interval_union_ns(s, e) OVER (ORDER BY s / 40 GROUPS BETWEEN 1 PRECEDING AND CURRENT ROW)"
+        " FROM iv ORDER BY s / 40, id")]
+    srows = sorted(rows, key=lambda r: r[0] // 40)
+    exp = [union_ref([r for r in srows if x[0] // 40 - 1 <= r[0] // 40 <= x[0] // 40]) for x in srows]
+    out("window GROUPS frame: mismatching rows", sum(1 for x, y in zip(got, exp) if x != y), 0)
 
 
 def pb_ref(rows, window=None):
