@@ -5,7 +5,7 @@
  * These functions take numbers a person types, so a bad argument (wrong type, negative, malformed
  * JSON, wrong rank, channels that do not match, a count beyond 2^63-1) is an SQL error naming the
  * function and the argument; a NULL shape argument gives NULL. Formulas and their sources are in
- * docs/sql/flops.md and ../shared/notes/flops.md (§1.1 GEMM, §1.2 convolution).
+ * docs/sql-functions.md and ../shared/notes/flops.md (§1.1 GEMM, §1.2 convolution).
  */
 #include "flops.h"
 

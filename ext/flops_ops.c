@@ -8,7 +8,7 @@
  * These run over whole trace tables, so they never raise an error for data: an unknown op, malformed
  * JSON, dims that do not fit the op, or an overflowing count give NULL. Formulas follow PyTorch's
  * torch/utils/flop_counter.py where it has one (GEMMs, convolution, attention) and NVIDIA PyProf
- * otherwise (flops.md §1.4-§1.8), except where a comment says otherwise; docs/sql/flops.md lists them.
+ * otherwise (flops.md §1.4-§1.8), except where a comment says otherwise; docs/sql-functions.md lists them.
  * Nothing here is copied from either project: the formulas are restated from the notes.
  */
 #include "flops.h"

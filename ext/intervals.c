@@ -6,7 +6,7 @@
  * Intervals are half-open [start, end) in integer ns; end <= start is empty; touching intervals
  * merge. How arguments are read (INTEGER, REAL rounded, integer TEXT) is in iv_util.c.
  * priority_breakdown is in priority.c, interval_join in interval_join.c; pq_ext_intervals_init
- * registers all three files. User documentation: docs/sql/intervals.md.
+ * registers all three files. User documentation: docs/sql-functions.md.
  */
 #include "ext.h"
 

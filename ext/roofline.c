@@ -6,7 +6,7 @@
  * may also be a devices.id of the current database: its name is looked up in the table, and when the
  * name is not there the peaks are derived from the recorded properties (SM count × core clock ×
  * FLOPs per clock per SM for the compute capability; memory_bandwidth_bytes_per_s, or memory clock ×
- * bus width). Sources and pitfalls: ../shared/notes/flops.md §4; docs/sql/flops.md.
+ * bus width). Sources and pitfalls: ../shared/notes/flops.md §4; docs/sql-functions.md.
  */
 #include "flops.h"
 

@@ -10,7 +10,7 @@
  *   stddev(x), stdev(x)  sample standard deviation (divisor n-1); stdev is nsys's spelling
  *   variance(x)          sample variance (divisor n-1)
  *
- * Requirements (docs/sql/stats.md says the same for users; the tests cite the numbers):
+ * Requirements (docs/sql-functions.md says the same for users; the tests cite the numbers):
  *   (1) NULL values of x are ignored; so is a NaN REAL, which SQLite itself stores as NULL.
  *   (2) No non-NULL x in the group or frame: the result is NULL.
  *   (3) TEXT or BLOB x is an error: "<fn>(): x must be a number, got text" (or blob). Values are

@@ -20,7 +20,7 @@ is "$(q "select length(demangle('_Z3foo' || printf('%.1018c', 'i')))")" "5093" \
 	"demangle: a 1024-byte name is demangled"
 # GNU's demangler refuses names over 1024 bytes (libiberty PR 87675 stack guard): documented.
 is "$(q "select demangle(x) = x from (select '_Z3foo' || printf('%.1019c', 'i') as x)")" "1" \
-	"demangle: a 1025-byte name comes back unchanged (C++ runtime limit, docs/sql/names.md)"
+	"demangle: a 1025-byte name comes back unchanged (C++ runtime limit, docs/sql-functions.md)"
 is "$(q "select length(demangle('_ZN' || replace(printf('%.3000c', 'x'), 'x', '3Foo') || 'Ev'))")" "12005" \
 	"demangle: nesting beyond the runtime's recursion limit comes back unchanged"
 

@@ -182,7 +182,7 @@ like "$(q "select roofline_bound(1, 1, 1, -1)")" "roofline_bound: peak_bandwidth
 is "$(d "select roofline_bound(1000, 10, device_peak_flops(1, 'bf16'), device_peak_bandwidth(1))")" memory \
 	"roofline_bound with peaks from a devices row (AI 100 < 153)"
 
-# ---- the per-kernel roofline query of docs/sql/flops.md on a small profile ----------------------------
+# ---- the per-kernel roofline query of docs/sql-functions.md on a small profile ----------------------------
 sqlite "$db" "
 INSERT INTO strings (id, value) VALUES (1, 'aten::mm'), (2, 'ampere_bf16_s16816gemm_bf16_128x128_ldg8_f2f_nn');
 INSERT INTO ranges (id, run_id, start_ns, end_ns, kind, name_id, external_id, args) VALUES

@@ -62,7 +62,7 @@ is "$(q "select tensor_core_kernel(NULL) is NULL, tensor_core_pattern(NULL) is N
 is "$(q "select tensor_core_pattern('volta_h884gemm_128x128'), tensor_core_pattern('nvjet_hsh_256'), tensor_core_pattern('elementwise') is NULL")" \
 	"h884|nvjet|1" "tensor_core_pattern names the matched pattern"
 is "$(q "select tensor_core_kernel(16816)")" 1 "a number is matched as its text"
-# Kept for tb_plugin compatibility although ffma means a SIMT FP32 kernel (docs/sql/names.md).
+# Kept for tb_plugin compatibility although ffma means a SIMT FP32 kernel (docs/sql-functions.md).
 is "$(tc sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize64x256x8_stage3_warpsize1x4x1_ffma_aligna4_alignc4_execute_kernel__5x_cublas)" 1 \
 	"tb_plugin's xmma_gemm also hits cuBLAS FP32 ffma kernels (known false positive)"
 
