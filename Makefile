@@ -186,5 +186,9 @@ clean:
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
 
+# Benchmarks (not tests); figures go to bench/RESULTS.md with the command and the machine.
 bench: all
-	sh bench/import.sh $(BENCH_MB)
+	PROFQ_BUILD=$(B) sh bench/intervals.sh
+	PROFQ_BUILD=$(B) sh bench/import.sh $(BENCH_MB)
+	PROFQ_BUILD=$(B) sh bench/import_nsys.sh
+	$(if $(COLLECTOR),PROFQ_BUILD=$(B) sh bench/collector.sh)

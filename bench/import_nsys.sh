@@ -2,7 +2,7 @@
 # bench/import_nsys.sh [EXPORT] [RUNS] - time `profq import` of an Nsight Systems SQLite export
 # (default ../shared/data/nsys/h100_2gpu_1s.sqlite, 5 runs, each into a fresh database) and
 # print the best and median wall time and rows/s. Not a test; results go to
-# bench/results-import-nsys.md by hand.
+# bench/RESULTS.md by hand.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 profq=$top/${PROFQ_BUILD:-build}/profq
