@@ -712,6 +712,10 @@ static const char *const *consumed_args(const cJSON *args, enum chrome_class cc,
 		"device", "stream", "correlation", "External id", "external id", "bytes", NULL,
 	};
 	static const char *const api[] = { "cbid", "correlation", "External id", "external id", NULL };
+	static const char *const sync[] = {
+		"device", "stream", "correlation", "External id", "external id",
+		"wait_on_cuda_event_id", NULL,
+	};
 	static const char *const range_gpu[] = {
 		"device", "stream", "correlation", "External id", "external id", NULL,
 	};
@@ -724,7 +728,7 @@ static const char *const *consumed_args(const cJSON *args, enum chrome_class cc,
 	case CC_KERNEL: list = kernel; break;
 	case CC_MEMCPY: case CC_MEMSET: list = copy; break;
 	case CC_RUNTIME: case CC_DRIVER: list = api; break;
-	case CC_SYNC: return NULL; /* no args column */
+	case CC_SYNC: list = sync; break;
 	default: list = gpu ? range_gpu : range; break;
 	}
 	for (; *list != NULL; list++) {
@@ -849,9 +853,8 @@ static int complete_event(chrome_ctx *c, const chrome_event *ev, const char *nam
 	case CC_SYNC: {
 		pq_sync y;
 
-		/* Kineto's cuda_sync (CUPTI synchronization records). The synchronizations table
-		 * has no args column: External id, wait_on_stream and
-		 * wait_on_cuda_event_record_corr_id are not kept there. */
+		/* Kineto's cuda_sync (CUPTI synchronization records); wait_on_stream and
+		 * wait_on_cuda_event_record_corr_id stay in args. */
 		pq_sync_init(&y);
 		y.sync_type = sync_type_of(name);
 		y.process_id = w.process_id;
@@ -860,7 +863,9 @@ static int complete_event(chrome_ctx *c, const chrome_event *ev, const char *nam
 		y.start_ns = start;
 		y.end_ns = end;
 		y.correlation_id = int_arg(args, "correlation");
+		y.external_id = external_id(args);
 		y.event_id = int_arg(args, "wait_on_cuda_event_id");
+		y.args = args_text;
 		return row_done(c, pq_store_sync(c->s, &y, NULL, c->err));
 	}
 	default:

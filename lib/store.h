@@ -142,7 +142,8 @@ typedef struct pq_counter {
 
 typedef struct pq_sync {
 	int64_t process_id, thread_id, device_id, stream_id, start_ns, end_ns;
-	int64_t sync_type, correlation_id, event_id, return_value;
+	int64_t sync_type, correlation_id, external_id, event_id, return_value;
+	const char *args;
 } pq_sync;
 
 typedef struct pq_flow {

@@ -95,8 +95,8 @@ static const pq_col counter_cols[] = {
 static const pq_col sync_cols[] = {
 	INT(pq_sync, process_id), INT(pq_sync, thread_id), INT(pq_sync, device_id),
 	INT(pq_sync, stream_id), INT_REQ(pq_sync, start_ns), INT_REQ(pq_sync, end_ns),
-	INT_REQ(pq_sync, sync_type), INT(pq_sync, correlation_id), INT(pq_sync, event_id),
-	INT(pq_sync, return_value),
+	INT_REQ(pq_sync, sync_type), INT(pq_sync, correlation_id), INT(pq_sync, external_id),
+	INT(pq_sync, event_id), INT(pq_sync, return_value), TEXT(pq_sync, args),
 };
 
 static const pq_col flow_cols[] = {

@@ -376,8 +376,10 @@ CREATE TABLE synchronizations (
   end_ns          INTEGER NOT NULL,
   sync_type       INTEGER NOT NULL DEFAULT 0 REFERENCES sync_types(id),
   correlation_id  INTEGER,
+  external_id     INTEGER,
   event_id        INTEGER,
-  return_value    INTEGER
+  return_value    INTEGER,
+  args            TEXT
 );
 
 CREATE TABLE flows (

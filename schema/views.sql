@@ -140,7 +140,7 @@ LEFT JOIN devices d ON d.id = c.device_id;
 CREATE VIEW v_synchronizations AS
 SELECT y.id, y.run_id, p.pid, t.tid, d.ordinal AS device, s.stream,
        y.start_ns, y.end_ns, y.end_ns - y.start_ns AS duration_ns, y.start_ns / 1e9 AS time,
-       st.name AS sync_type, y.correlation_id, y.event_id, y.return_value
+       st.name AS sync_type, y.correlation_id, y.external_id, y.event_id, y.return_value, y.args
 FROM synchronizations y
 JOIN sync_types st ON st.id = y.sync_type
 LEFT JOIN processes p ON p.id = y.process_id
