@@ -3,7 +3,8 @@
 --
 -- Columns: total_mb, count, avg_mb, med_mb, min_mb, max_mb, stddev_mb, operation.
 -- One row per operation, named as in gpu-mem-time-sum. MB is 10^6 bytes, as nsys prints it;
--- values are rounded to 6 decimals, i.e. to the byte (stddev: sample, 0 for one operation).
+-- values are rounded to 6 decimals, i.e. to the byte (med_mb to 7: a median can be a half byte;
+-- stddev: sample, 0 for one operation).
 -- Operations without a byte count are left out. Sorted by total_mb descending.
 -- Runs: all runs together unless --run ID (:run). Parameters: :run, :limit.
 -- Needs the profq extension (median, stddev): see top-kernels.sql for how it is loaded.
@@ -17,7 +18,7 @@ WITH ops AS (
   WHERE (:run IS NULL OR m.run_id = :run) AND m.bytes IS NOT NULL
 )
 SELECT round(sum(b) / 1e6, 6) AS total_mb, count(*) AS count, round(avg(b) / 1e6, 6) AS avg_mb,
-       round(median(b) / 1e6, 6) AS med_mb, round(min(b) / 1e6, 6) AS min_mb,
+       round(median(b) / 1e6, 7) AS med_mb, round(min(b) / 1e6, 6) AS min_mb,
        round(max(b) / 1e6, 6) AS max_mb, round(coalesce(stddev(b), 0) / 1e6, 6) AS stddev_mb,
        operation
 FROM ops
