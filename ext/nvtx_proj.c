@@ -19,6 +19,11 @@
  *   longer one is the parent). nsys picks the enclosing range with the smallest "slack"; for
  *   properly nested ranges (push/pop always are) both are the same range.
  *
+ *
+ *   SELECT range_id, kernel_id FROM nvtx_kernel_ranges[(run)]
+ * gives the pairs instead: every (range, kernel) with the kernel's launching call inside the range,
+ * same definition (memcpys and memsets left out) -- what nvtx-kern-sum groups.
+ *
  * Algorithm: ranges and operations are sorted by (thread, start) and swept once per thread with
  * the set of ranges open at the API call's start: O((n + m) log(n + m) + hits), no range join.
  * Memory: about 80 bytes per range and 40 per operation.
@@ -39,7 +44,7 @@ typedef struct pr_acc {
 } pr_acc;
 
 typedef struct pr_op {
-	int64_t thread, astart, aend, gstart, gend, corr;
+	int64_t thread, astart, aend, gstart, gend, corr, kernel_id; /* kernel_id -1: not a kernel */
 } pr_op;
 
 typedef struct pr_out {
@@ -49,13 +54,16 @@ typedef struct pr_out {
 
 typedef struct pr_cursor {
 	sqlite3_vtab_cursor base;
-	pr_out *rows;
-	size_t n, i;
+	pr_out *rows;     /* nvtx_gpu_proj */
+	int64_t *pairs;   /* nvtx_kernel_ranges: (range id, kernel id) pairs */
+	size_t n, i, cap;
+	int pairs_mode;
 } pr_cursor;
 
 typedef struct pr_vtab {
 	sqlite3_vtab base;
 	sqlite3 *db;
+	int pairs_mode;
 } pr_vtab;
 
 enum { COL_RANGE_ID, COL_PSTART, COL_PEND, COL_NOPS, COL_LEVEL, COL_PARENT, COL_NCHILD, COL_RUN };
@@ -98,13 +106,13 @@ static const char ranges_sql[] =
 	" AND (?1 IS NULL OR r.run_id = ?1)";
 
 static const char ops_sql[] =
-	"SELECT a.thread_id, a.start_ns, a.end_ns, g.start_ns, g.end_ns, g.correlation_id FROM ("
-	" SELECT run_id, process_id, correlation_id, start_ns, end_ns FROM kernels"
+	"SELECT a.thread_id, a.start_ns, a.end_ns, g.start_ns, g.end_ns, g.correlation_id, g.id FROM ("
+	" SELECT run_id, process_id, correlation_id, start_ns, end_ns, id FROM kernels"
 	" WHERE ?1 IS NULL OR run_id = ?1 UNION ALL"
-	" SELECT run_id, process_id, correlation_id, start_ns, end_ns FROM memcpys"
-	" WHERE ?1 IS NULL OR run_id = ?1 UNION ALL"
-	" SELECT run_id, process_id, correlation_id, start_ns, end_ns FROM memsets"
-	" WHERE ?1 IS NULL OR run_id = ?1) g"
+	" SELECT run_id, process_id, correlation_id, start_ns, end_ns, -1 FROM memcpys"
+	" WHERE (?1 IS NULL OR run_id = ?1) AND NOT ?2 UNION ALL"
+	" SELECT run_id, process_id, correlation_id, start_ns, end_ns, -1 FROM memsets"
+	" WHERE (?1 IS NULL OR run_id = ?1) AND NOT ?2) g"
 	" JOIN api_calls a ON a.process_id = g.process_id AND a.correlation_id = g.correlation_id"
 	" AND a.run_id = g.run_id"
 	" WHERE g.correlation_id IS NOT NULL AND a.thread_id IS NOT NULL";
@@ -134,7 +142,7 @@ typedef struct pr_input {
 } pr_input;
 
 /* Reads the ranges and the operations; run NULL (C) means every run: ?1 stays unbound, NULL. */
-static int load(sqlite3 *db, sqlite3_value *run, pr_input *in, char **msg)
+static int load(sqlite3 *db, sqlite3_value *run, int kernels_only, pr_input *in, char **msg)
 {
 	sqlite3_stmt *st = NULL;
 	int rc;
@@ -167,6 +175,8 @@ static int load(sqlite3 *db, sqlite3_value *run, pr_input *in, char **msg)
 	rc = sqlite3_prepare_v2(db, ops_sql, -1, &st, NULL);
 	if (rc == SQLITE_OK && run != NULL)
 		rc = sqlite3_bind_value(st, 1, run);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_int(st, 2, kernels_only);
 	while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		pr_op *x;
 
@@ -179,6 +189,7 @@ static int load(sqlite3 *db, sqlite3_value *run, pr_input *in, char **msg)
 		x->gstart = sqlite3_column_int64(st, 3);
 		x->gend = sqlite3_column_int64(st, 4);
 		x->corr = sqlite3_column_int64(st, 5);
+		x->kernel_id = sqlite3_column_int64(st, 6);
 		rc = SQLITE_OK;
 	}
 	if (rc == SQLITE_DONE)
@@ -243,6 +254,15 @@ static int project(pr_input *in, pr_cursor *cur)
 				active[k++] = active[j];
 				if (x->end < op->aend)
 					continue;
+				if (cur->pairs_mode) {
+					if (grow((void **)&cur->pairs, &cur->cap, cur->n * 2 + 1,
+						 sizeof(*cur->pairs)) != 0)
+						{ rc = SQLITE_NOMEM; goto done; }
+					cur->pairs[cur->n * 2] = x->id;
+					cur->pairs[cur->n * 2 + 1] = op->kernel_id;
+					cur->n++;
+					continue;
+				}
 				if (op->gstart < a->pmin)
 					a->pmin = op->gstart;
 				if (op->gend > a->pmax)
@@ -257,6 +277,8 @@ static int project(pr_input *in, pr_cursor *cur)
 			na = k;
 		}
 	}
+	if (cur->pairs_mode)
+		goto done;
 	cur->rows = sqlite3_malloc64((sqlite3_uint64)(nout ? nout : 1) * sizeof(*cur->rows));
 	if (cur->rows == NULL)
 		{ rc = SQLITE_NOMEM; goto done; }
@@ -280,9 +302,11 @@ static int pr_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
 	pr_vtab *v;
 	int rc;
 
-	(void)aux, (void)argc, (void)argv, (void)err;
-	rc = sqlite3_declare_vtab(db, "CREATE TABLE x(range_id, proj_start_ns, proj_end_ns, "
-				      "num_gpu_ops, level, parent_id, num_child, run HIDDEN)");
+	(void)argc, (void)argv, (void)err;
+	rc = sqlite3_declare_vtab(db, aux != NULL
+		? "CREATE TABLE x(range_id, kernel_id, run HIDDEN)"
+		: "CREATE TABLE x(range_id, proj_start_ns, proj_end_ns, "
+		  "num_gpu_ops, level, parent_id, num_child, run HIDDEN)");
 	if (rc != SQLITE_OK)
 		return rc;
 	v = sqlite3_malloc(sizeof(*v));
@@ -290,6 +314,7 @@ static int pr_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
 		return SQLITE_NOMEM;
 	memset(v, 0, sizeof(*v));
 	v->db = db;
+	v->pairs_mode = aux != NULL;
 	*out = &v->base;
 	return SQLITE_OK;
 }
@@ -317,6 +342,7 @@ static int pr_close(sqlite3_vtab_cursor *base)
 	pr_cursor *c = (pr_cursor *)base;
 
 	sqlite3_free(c->rows);
+	sqlite3_free(c->pairs);
 	sqlite3_free(c);
 	return SQLITE_OK;
 }
@@ -333,8 +359,11 @@ static int pr_filter(sqlite3_vtab_cursor *base, int idx, const char *idxstr, int
 
 	(void)idxstr;
 	sqlite3_free(c->rows);
+	sqlite3_free(c->pairs);
 	c->rows = NULL;
-	c->n = c->i = 0;
+	c->pairs = NULL;
+	c->n = c->i = c->cap = 0;
+	c->pairs_mode = v->pairs_mode;
 	if (idx == 1 && argc == 1) {
 		run = argv[0];
 		if (sqlite3_value_type(run) != SQLITE_NULL &&
@@ -345,7 +374,7 @@ static int pr_filter(sqlite3_vtab_cursor *base, int idx, const char *idxstr, int
 			return SQLITE_ERROR;
 		}
 	}
-	rc = load(v->db, run, &in, &msg);
+	rc = load(v->db, run, v->pairs_mode, &in, &msg);
 	if (rc == SQLITE_OK) {
 		qsort(in.r, in.nr, sizeof(*in.r), cmp_range);
 		qsort(in.o, in.no, sizeof(*in.o), cmp_op);
@@ -376,8 +405,16 @@ static int pr_eof(sqlite3_vtab_cursor *base)
 static int pr_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int col)
 {
 	pr_cursor *c = (pr_cursor *)base;
-	const pr_out *r = &c->rows[c->i];
+	const pr_out *r;
 
+	if (c->pairs_mode) {
+		if (col <= 1)
+			sqlite3_result_int64(ctx, c->pairs[c->i * 2 + (size_t)col]);
+		else
+			sqlite3_result_null(ctx);
+		return SQLITE_OK;
+	}
+	r = &c->rows[c->i];
 	switch (col) {
 	case COL_RANGE_ID: sqlite3_result_int64(ctx, r->range_id); break;
 	case COL_PSTART: sqlite3_result_int64(ctx, r->pmin); break;
@@ -404,12 +441,13 @@ static int pr_rowid(sqlite3_vtab_cursor *base, sqlite3_int64 *rowid)
 
 static int pr_best_index(sqlite3_vtab *v, sqlite3_index_info *info)
 {
-	(void)v;
+	int run_col = ((pr_vtab *)v)->pairs_mode ? 2 : COL_RUN;
+
 	info->idxNum = 0;
 	for (int i = 0; i < info->nConstraint; i++) {
 		const struct sqlite3_index_constraint *k = &info->aConstraint[i];
 
-		if (k->iColumn != COL_RUN || k->op != SQLITE_INDEX_CONSTRAINT_EQ)
+		if (k->iColumn != run_col || k->op != SQLITE_INDEX_CONSTRAINT_EQ)
 			continue;
 		if (!k->usable)
 			return SQLITE_CONSTRAINT;
@@ -437,5 +475,10 @@ static sqlite3_module pr_module = {
 
 int pq_ext_nvtx_proj_init(sqlite3 *db)
 {
-	return sqlite3_create_module(db, "nvtx_gpu_proj", &pr_module, NULL);
+	static int pairs_tag;
+	int rc = sqlite3_create_module(db, "nvtx_gpu_proj", &pr_module, NULL);
+
+	if (rc == SQLITE_OK)
+		rc = sqlite3_create_module(db, "nvtx_kernel_ranges", &pr_module, &pairs_tag);
+	return rc;
 }

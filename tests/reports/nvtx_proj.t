@@ -50,6 +50,12 @@ is "$("$PROFQ" nvtx-gpu-proj-sum p.db --format csv)" \
 31.4,550,200,2,275.0,275,100,450,247.5,3,1.5,1.0,0.0,PushPop,:inner
 5.7,100,1000,1,100.0,100,100,100,0.0,1,1.0,0.0,0.0,PushPop,:other" "sum: hand-worked totals"
 
+is "$("$PROFQ" nvtx-kern-sum p.db --format csv | cut -d, -f1-7,13)" \
+"pid,tid,range,style,nvtx_inst,kern_inst,total_ns,kernel_name
+100,100,:outer,PushPop,1,5,630,k
+100,100,:inner,PushPop,2,3,500,k
+100,101,:other,PushPop,1,1,100,k" "nvtx-kern-sum: kernels (not the memset) in every enclosing range"
+
 is "$("$PROFQ" nvtx-gpu-proj-trace p.db --run 1 --format csv | wc -l)" 5 "--run 1 is the whole database"
 is "$("$PROFQ" nvtx-gpu-proj-trace p.db --run 2 --format csv)" \
 	"name,proj_start_ns,proj_duration_ns,orig_start_ns,orig_duration_ns,style,pid,tid,num_gpu_ops,level,num_child,range_id,parent_id" \
