@@ -17,22 +17,24 @@ WITH ops AS (
   WHERE :run IS NULL OR run_id = :run
   UNION ALL SELECT run_id, process_id, device_id, start_ns, end_ns FROM memsets
   WHERE :run IS NULL OR run_id = :run
-), s AS (
-  SELECT run_id, process_id, device_id, start_ns AS t,
+), ends AS (   -- start[i] and end[i-1] side by side: pair them by grouping, not by a join
+  SELECT run_id, process_id, device_id, start_ns AS t, 0 AS is_end,
          row_number() OVER (PARTITION BY run_id, process_id, device_id ORDER BY start_ns) AS i
   FROM ops
-), e AS (
-  SELECT run_id, process_id, device_id, end_ns AS t,
-         row_number() OVER (PARTITION BY run_id, process_id, device_id ORDER BY end_ns) AS i
+  UNION ALL
+  SELECT run_id, process_id, device_id, end_ns, 1,
+         row_number() OVER (PARTITION BY run_id, process_id, device_id ORDER BY end_ns) + 1
   FROM ops
+), g AS (
+  SELECT run_id, process_id, device_id, max(CASE WHEN is_end THEN t END) AS gap_start,
+         max(CASE WHEN NOT is_end THEN t END) AS gap_end
+  FROM ends GROUP BY run_id, process_id, device_id, i
 )
-SELECT e.t AS start_ns, s.t AS end_ns, s.t - e.t AS duration_ns, p.pid, d.ordinal AS device,
-       s.run_id
-FROM s
-JOIN e ON e.run_id = s.run_id AND e.process_id IS s.process_id AND e.device_id IS s.device_id
-      AND e.i = s.i - 1
-LEFT JOIN processes p ON p.id = s.process_id
-LEFT JOIN devices d ON d.id = s.device_id
-WHERE s.t - e.t > coalesce(:gap_ms, 500) * 1000000
+SELECT g.gap_start AS start_ns, g.gap_end AS end_ns, g.gap_end - g.gap_start AS duration_ns,
+       p.pid, d.ordinal AS device, g.run_id
+FROM g
+LEFT JOIN processes p ON p.id = g.process_id
+LEFT JOIN devices d ON d.id = g.device_id
+WHERE g.gap_end - g.gap_start > coalesce(:gap_ms, 500) * 1000000
 ORDER BY duration_ns DESC, start_ns
 LIMIT coalesce(:limit, -1);
