@@ -14,24 +14,29 @@
 -- Needs the profq extension (median, stddev, kernel_short_name): the .load line above works from
 -- the repository root; the copy `make install` puts in share/profq/queries/ loads the installed
 -- lib/profq/profq instead. profq itself skips lines starting with '.'.
-WITH k AS (
+-- Rows are grouped by the interned name id (strings are unique, so one id is one name), and by
+-- text only for --by short-name on kernels without a recorded short name (Kineto, collector),
+-- where kernel_short_name() derives it.
+WITH g AS (
   SELECT CASE coalesce(:by, 'demangled')
-           WHEN 'name' THEN n.value
-           WHEN 'short-name' THEN coalesce(sn.value, kernel_short_name(coalesce(dn.value, n.value)))
-           ELSE coalesce(dn.value, n.value) END AS name,
-         k.end_ns - k.start_ns AS d
+           WHEN 'name' THEN k.name_id
+           WHEN 'short-name' THEN coalesce(k.short_name_id, kernel_short_name(
+             (SELECT value FROM strings WHERE id = coalesce(k.demangled_name_id, k.name_id))))
+           ELSE coalesce(k.demangled_name_id, k.name_id) END AS key,
+         sum(k.end_ns - k.start_ns) AS total_ns, count(*) AS instances,
+         avg(k.end_ns - k.start_ns) AS avg_ns, median(k.end_ns - k.start_ns) AS med_ns,
+         min(k.end_ns - k.start_ns) AS min_ns, max(k.end_ns - k.start_ns) AS max_ns,
+         coalesce(stddev(k.end_ns - k.start_ns), 0) AS stddev_ns
   FROM kernels k
-  JOIN strings n ON n.id = k.name_id
-  LEFT JOIN strings dn ON dn.id = k.demangled_name_id
-  LEFT JOIN strings sn ON sn.id = k.short_name_id
   WHERE :run IS NULL OR k.run_id = :run
-), g AS (
-  SELECT name, sum(d) AS total_ns, count(*) AS instances, avg(d) AS avg_ns, median(d) AS med_ns,
-         min(d) AS min_ns, max(d) AS max_ns, coalesce(stddev(d), 0) AS stddev_ns
-  FROM k GROUP BY name
+  GROUP BY key
+), n AS (
+  SELECT g.*, CASE WHEN typeof(key) = 'integer' THEN (SELECT value FROM strings WHERE id = key)
+                   ELSE key END AS name
+  FROM g
 )
 SELECT round(100.0 * total_ns / sum(total_ns) OVER (), 1) AS time_pct, total_ns, instances,
        round(avg_ns, 1) AS avg_ns, med_ns, min_ns, max_ns, round(stddev_ns, 1) AS stddev_ns, name
-FROM g
+FROM n
 ORDER BY total_ns DESC, instances DESC, name
 LIMIT coalesce(:limit, -1);
