@@ -176,6 +176,8 @@ install: all
 	$(if $(COLLECTOR),install -m 644 $(COLLECTOR) $(DESTDIR)$(LIBDIR)/profq/)
 	install -m 644 schema/*.sql $(DESTDIR)$(DATADIR)/profq/schema/
 	$(if $(QUERIES),install -m 644 $(QUERIES) $(DESTDIR)$(DATADIR)/profq/queries/)
+	$(if $(QUERIES),sed -i 's|^\.load build/profq$$|.load $(LIBDIR)/profq/profq|' \
+		$(DESTDIR)$(DATADIR)/profq/queries/*.sql)
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/profq

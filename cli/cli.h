@@ -35,6 +35,9 @@ int pq_params_add(pq_params *p, const char *name, const char *value);
 int pq_run_sql(sqlite3 *db, const char *sql, const pq_params *params, enum pq_format format,
 	       FILE *out, pq_error *err);
 
+/* Binds params to st's named parameters as pq_run_sql does. */
+void pq_bind_params(sqlite3_stmt *st, const pq_params *params);
+
 /* Opens a profq database, printing the error; returns NULL on failure. */
 sqlite3 *pq_cli_open(const char *path, enum pq_open_mode mode);
 
@@ -43,6 +46,7 @@ int pq_cmd_sql(int argc, char **argv);
 int pq_cmd_report(int argc, char **argv);
 int pq_cmd_record(int argc, char **argv);
 int pq_cmd_import(int argc, char **argv);
+int pq_cmd_analyze(int argc, char **argv);
 /* `profq <report> DB [options]`: argv[0] is the report name. */
 int pq_cmd_run_report(int argc, char **argv);
 

@@ -78,7 +78,7 @@ static int param_name_is(const char *given, const char *name)
 	return strlen(name) == n && strncmp(given, name, n) == 0;
 }
 
-static void bind_params(sqlite3_stmt *st, const pq_params *params)
+void pq_bind_params(sqlite3_stmt *st, const pq_params *params)
 {
 	int n = sqlite3_bind_parameter_count(st);
 
@@ -109,7 +109,7 @@ int pq_run_sql(sqlite3 *db, const char *sql, const pq_params *params, enum pq_fo
 			return pq_fail(err, "%s", sqlite3_errmsg(db));
 		if (st == NULL) /* only whitespace or comments left */
 			break;
-		bind_params(st, params);
+		pq_bind_params(st, params);
 		if (printed && sqlite3_column_count(st) > 0 && format == PQ_FORMAT_TABLE)
 			fputc('\n', out);
 		printed |= sqlite3_column_count(st) > 0;

@@ -24,6 +24,8 @@ static const char usage_text[] =
 	"  sql <profile.db> [SQL...] [--format table|csv|json] [--param NAME=VALUE]...\n"
 	"                     run SQL (read from standard input when no SQL is given) with the\n"
 	"                     profq SQL functions loaded\n"
+	"  analyze <profile.db> [--rule NAME] [--gap-ms MS] [--chunks N] [--threshold PCT]\n"
+	"                     the nsys analyze rules: one row per rule, or one rule's events\n"
 	"  report --list      list the canned reports, one line each\n"
 	"  report <name> <profile.db> [options]\n"
 	"                     run a canned report (same as 'profq <name> <profile.db>')\n"
@@ -46,6 +48,7 @@ static const command commands[] = {
 	{ "info", pq_cmd_info },
 	{ "sql", pq_cmd_sql },
 	{ "report", pq_cmd_report },
+	{ "analyze", pq_cmd_analyze },
 };
 
 int main(int argc, char **argv)

@@ -53,3 +53,67 @@ char *pq_query_sql_only(const pq_query *q)
 	*w = '\0';
 	return out;
 }
+
+static void copy_span(char *dst, size_t size, const char *src, size_t n)
+{
+	if (n >= size)
+		n = size - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+int pq_query_options(const pq_query *q, pq_query_option *opts)
+{
+	static const char tag[] = "-- option ";
+	const char *line = q->sql, *end;
+	int n = 0;
+
+	while (*line && n < PQ_QUERY_MAX_OPTIONS) {
+		end = strchr(line, '\n');
+		if (end == NULL)
+			end = line + strlen(line);
+		if (strncmp(line, tag, sizeof(tag) - 1) == 0) {
+			const char *name = line + sizeof(tag) - 1;
+			const char *eq = memchr(name, '=', (size_t)(end - name));
+			const char *colon = eq ? memchr(eq, ':', (size_t)(end - eq)) : NULL;
+
+			if (eq != NULL && colon != NULL && eq > name) {
+				pq_query_option *o = &opts[n++];
+
+				copy_span(o->name, sizeof(o->name), name, (size_t)(eq - name));
+				memcpy(o->param, o->name, sizeof(o->param));
+				for (char *p = o->param; *p; p++)
+					if (*p == '-')
+						*p = '_';
+				if (eq[1] == '<')
+					o->choices[0] = '\0';
+				else
+					copy_span(o->choices, sizeof(o->choices), eq + 1,
+						  (size_t)(colon - eq - 1));
+				copy_span(o->help, sizeof(o->help), eq + 1, (size_t)(end - eq - 1));
+			}
+		}
+		line = *end ? end + 1 : end;
+	}
+	return n;
+}
+
+int pq_query_option_allows(const pq_query_option *o, const char *value)
+{
+	size_t len = strlen(value);
+	const char *c = o->choices;
+
+	if (len == 0)
+		return 0;
+	if (o->choices[0] == '\0')
+		return 1;
+	while (*c) {
+		const char *bar = strchr(c, '|');
+		size_t n = bar ? (size_t)(bar - c) : strlen(c);
+
+		if (n == len && strncmp(c, value, n) == 0)
+			return 1;
+		c += n + (bar != NULL);
+	}
+	return 0;
+}

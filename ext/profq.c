@@ -33,5 +33,7 @@ int sqlite3_profq_init(sqlite3 *db, char **errmsg, const sqlite3_api_routines *a
 		rc = pq_ext_tensor_core_init(db);
 	if (rc == SQLITE_OK)
 		rc = pq_ext_intervals_init(db);
+	if (rc == SQLITE_OK)
+		rc = pq_ext_nvtx_proj_init(db);
 	return rc;
 }

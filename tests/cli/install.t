@@ -13,6 +13,8 @@ ok "$([ -x "$root/bin/profq" ]; echo $?)" "profq is executable"
 like "$("$root/bin/profq" --version)" "^profq " "the installed profq runs"
 is "$(sqlite :memory: ".load $root/lib/profq/profq" "SELECT profq_schema_version()")" 1 \
 	"the installed extension loads"
+is "$(grep '^\.load' "$root/share/profq/queries/top-kernels.sql")" ".load /opt/pq/lib/profq/profq" \
+	"installed reports load the installed extension"
 ok "$([ ! -e /opt/pq ]; echo $?)" "nothing written outside DESTDIR"
 
 make -s -C "$TOP" B="${PROFQ_BUILD:-build}" uninstall PREFIX=/opt/pq DESTDIR="$TMP/stage" \
