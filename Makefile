@@ -193,4 +193,5 @@ bench: all
 	PROFQ_BUILD=$(B) sh bench/intervals.sh
 	PROFQ_BUILD=$(B) sh bench/import.sh $(BENCH_MB)
 	PROFQ_BUILD=$(B) sh bench/import_nsys.sh
+	PROFQ_BUILD=$(B) sh bench/reports.sh
 	$(if $(COLLECTOR),PROFQ_BUILD=$(B) sh bench/collector.sh)
