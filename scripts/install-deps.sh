@@ -4,8 +4,8 @@
 set -eu
 
 # Build: compilers, pkg-config and the libraries; tests: the sqlite3 CLI, prove (perl), Debian's
-# python3 (built with loadable-extension support).
-packages="gcc clang make pkg-config libsqlite3-dev libcjson-dev zlib1g-dev sqlite3 perl python3"
+# python3 (built with loadable-extension support); bench: GNU time.
+packages="gcc clang make pkg-config libsqlite3-dev libcjson-dev zlib1g-dev sqlite3 perl python3 time"
 
 missing=""
 for p in $packages; do
