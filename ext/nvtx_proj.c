@@ -376,8 +376,11 @@ static int pr_filter(sqlite3_vtab_cursor *base, int idx, const char *idxstr, int
 	}
 	rc = load(v->db, run, v->pairs_mode, &in, &msg);
 	if (rc == SQLITE_OK) {
-		qsort(in.r, in.nr, sizeof(*in.r), cmp_range);
-		qsort(in.o, in.no, sizeof(*in.o), cmp_op);
+		/* qsort must not get a NULL array, even an empty one. */
+		if (in.nr > 0)
+			qsort(in.r, in.nr, sizeof(*in.r), cmp_range);
+		if (in.no > 0)
+			qsort(in.o, in.no, sizeof(*in.o), cmp_op);
 		rc = project(&in, c);
 	}
 	sqlite3_free(in.r);
