@@ -131,7 +131,9 @@ sm AS (
   SELECT device_id,
          total(min(level, 1.0) * overlap_ns(t, t_next, (SELECT s0 FROM sp), (SELECT s1 FROM sp))) AS w,
          count(*) AS n
-  FROM sweep WHERE t_next > t AND level > 0.0 GROUP BY device_id
+  FROM sweep WHERE t_next > t AND level > 0.0
+    AND t_next > (SELECT s0 FROM sp) AND t < (SELECT s1 FROM sp)   -- segments inside the span only
+  GROUP BY device_id
 ),
 occ AS (
   SELECT device_id,
