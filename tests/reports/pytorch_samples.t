@@ -34,4 +34,33 @@ is "$(us step-breakdown "$TMP/gm.db" | head -1)" "2,48,2,0,0,619,725,8745,3271,1
 is "$("$PROFQ" gpu-summary "$TMP/gm.db" --format csv | sed 1d | cut -d, -f5,6)" "0.36,0.01" \
 	"gpu-summary: gpu_metrics_input.json utilization 0.36 %, SM efficiency 0.01 %"
 
+# tb_plugin's kernel view (result_check_file.txt): 67 kernels, 8772 calls, 591532 µs; top three rows
+kj=$("$PROFQ" kernel-sum "$TMP/r0.db" --format json)
+is "$(printf '%s' "$kj" | py -c 'import json,sys; r=json.load(sys.stdin); print(len(r), sum(x["calls"] for x in r), sum(x["total_ns"] for x in r))')" \
+	"67 8772 591532000" "kernel-sum: 67 kernels, 8772 calls, 591532 µs"
+is "$(printf '%s' "$kj" | py -c '
+import json, sys
+for x in json.load(sys.stdin)[:3]:
+    print(x["name"][:35], x["tensor_cores_used"], x["calls"], x["total_ns"] // 1000, round(x["mean_ns"] / 1000),
+          x["max_ns"] // 1000, x["min_ns"] // 1000, float(x["mean_blocks_per_sm"]), float(x["mean_est_achieved_occupancy_pct"]))')" \
+"void cudnn::detail::dgrad_engine<fl 0 162 80756 498 1017 323 42.25 29.97
+void cudnn::cnn::wgrad_alg0_engine<f 0 156 66472 426 745 345 9.78 38.0
+void cudnn::bn_bw_1C11_kernel_new<f 0 264 59642 226 915 45 4.34 67.98" "kernel-sum: top rows equal tb_plugin's"
+
+# tb_plugin's operator view: 76 operators; top five by device self time
+is "$("$PROFQ" op-sum "$TMP/r0.db" --format csv | sed 1d | wc -l)" 76 "op-sum: 76 operators"
+is "$("$PROFQ" op-sum "$TMP/r0.db" --format csv --limit 5 | sed 1d | cut -d, -f1,3-7)" \
+"aten::cudnn_convolution_backward_weight,318,142461000,142461000,22804000,40246000
+aten::cudnn_convolution_backward_input,312,130967000,130967000,29324000,41445000
+aten::cudnn_convolution,318,126619000,126619000,33121000,56998000
+aten::cudnn_batch_norm_backward,318,61939000,61939000,12238000,30460000
+aten::cudnn_batch_norm,318,34245000,34245000,19843000,71527000" "op-sum: top five rows equal tb_plugin's"
+like "$("$PROFQ" op-sum "$TMP/r0.db" --param by=name+input-shape --format csv | sed 1d | wc -l)" '^[0-9]+$' \
+	"op-sum --param by=name+input-shape runs"
+
+# HTA on the same sample, default step selection (steps 5-9; notes §5.2)
+is "$("$PROFQ" temporal-breakdown "$TMP/r0.db" --format csv | sed 1d)" \
+	"0,0,327463000,492891000,10140000,830494000,39.43,59.35,1.22" \
+	"temporal-breakdown: HTA's 327463 / 492891 / 10140 of 830494 µs (39.43 / 59.35 / 1.22 %)"
+
 done_testing
