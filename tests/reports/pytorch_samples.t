@@ -44,7 +44,7 @@ for x in json.load(sys.stdin)[:3]:
     print(x["name"][:35], x["tensor_cores_used"], x["calls"], x["total_ns"] // 1000, round(x["mean_ns"] / 1000),
           x["max_ns"] // 1000, x["min_ns"] // 1000, float(x["mean_blocks_per_sm"]), float(x["mean_est_achieved_occupancy_pct"]))')" \
 "void cudnn::detail::dgrad_engine<fl 0 162 80756 498 1017 323 42.25 29.97
-void cudnn::cnn::wgrad_alg0_engine<f 0 156 66472 426 745 345 9.78 38.0
+void cudnn::cnn::wgrad_alg0_engine< 0 156 66472 426 745 345 9.78 38.0
 void cudnn::bn_bw_1C11_kernel_new<f 0 264 59642 226 915 45 4.34 67.98" "kernel-sum: top rows equal tb_plugin's"
 
 # tb_plugin's operator view: 76 operators; top five by device self time
