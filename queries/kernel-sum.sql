@@ -1,0 +1,60 @@
+-- PyTorch kernel view (tb_plugin): per kernel name (or kernel + op + launch config) calls, times, blocks/SM, occupancy
+.load build/profq
+-- Columns: name, op, grid, block, registers_per_thread, shared_memory_bytes (these five only with
+-- :by = 'kernel+op', else NULL), tensor_cores_used (1/0), calls, total_ns, mean_ns, max_ns, min_ns,
+-- mean_blocks_per_sm, mean_est_achieved_occupancy_pct. Sorted by total_ns.
+-- Parameters: :by = 'kernel' (default) or 'kernel+op'; :run (default: the lowest run id).
+--
+-- Definition: tb_plugin 0.4.3 kernel view (pytorch/kineto tb_plugin/torch_tb_profiler/profiler/
+-- kernel_parser.py, op_agg.py::aggregate_kernels at 041e7ce9; notes/kineto_hta.md §1.6):
+--  * by kernel: every kernel, grouped by name; mean_blocks_per_sm and
+--    mean_est_achieved_occupancy_pct are weighted by kernel duration, a missing value counting 0
+--    (0 when all durations are 0); tensor_cores_used: tb_plugin's 18 name patterns.
+--  * by kernel+op: kernels whose runtime call is known, keyed by (name, the operator owning the
+--    runtime call's external id or 'N/A', grid, block, registers, shared memory); grid and block
+--    print as tb_plugin does, '[x, y, z]'.
+WITH
+sel AS (SELECT coalesce(:run, (SELECT min(id) FROM runs)) AS run_id),
+k AS (
+  SELECT k.*, n.value AS kname, k.end_ns - k.start_ns AS dur,
+         coalesce(tensor_core_pattern(n.value) IN ('h884', 's884', 'h1688', 's1688', 'hmma', 'i8816', '16816',
+           'dgrad_1x1_stride_2x2', 'first_layer_wgrad_kernel', 'conv1x1', 'conv2d_c1_k1', 'direct_group',
+           'xmma_implicit_gemm', 'xmma_sparse_conv', 'xmma_warp_specialized_implicit_gemm', 'xmma_gemm',
+           'xmma_sparse_gemm', 'c1688'), 0) AS tc
+  FROM kernels k JOIN strings n ON n.id = k.name_id
+  WHERE k.run_id = (SELECT run_id FROM sel)
+),
+owner AS MATERIALIZED (
+  SELECT r.external_id, min(r.id) AS id FROM ranges r
+  WHERE r.run_id = (SELECT run_id FROM sel) AND r.external_id IS NOT NULL AND r.kind IN (2, 3, 5)
+  GROUP BY r.external_id
+),
+kop AS (  -- kernel+op rows: kernels whose runtime call is in the trace
+  SELECT k.*, coalesce(opn.value, 'N/A') AS op,
+         '[' || k.grid_x || ', ' || k.grid_y || ', ' || k.grid_z || ']' AS grid,
+         '[' || k.block_x || ', ' || k.block_y || ', ' || k.block_z || ']' AS block,
+         coalesce(k.registers_per_thread, 0) AS regs,
+         coalesce(k.static_shared_bytes, 0) + coalesce(k.dynamic_shared_bytes, 0) AS smem
+  FROM k JOIN api_calls a ON a.process_id = k.process_id AND a.correlation_id = k.correlation_id
+                         AND a.api_kind = 0
+  LEFT JOIN owner o ON o.external_id = a.external_id
+  LEFT JOIN ranges opr ON opr.id = o.id LEFT JOIN strings opn ON opn.id = opr.name_id
+),
+rows_ AS (
+  SELECT kname, NULL AS op, NULL AS grid, NULL AS block, NULL AS regs, NULL AS smem, tc, dur,
+         blocks_per_sm, est_occupancy_pct
+  FROM k WHERE coalesce(:by, 'kernel') = 'kernel'
+  UNION ALL
+  SELECT kname, op, grid, block, regs, smem, tc, dur, blocks_per_sm, est_occupancy_pct
+  FROM kop WHERE :by = 'kernel+op'
+)
+SELECT kname AS name, op, grid, block, regs AS registers_per_thread, smem AS shared_memory_bytes,
+       max(tc) AS tensor_cores_used, count(*) AS calls, sum(dur) AS total_ns,
+       CAST(round(avg(dur)) AS INTEGER) AS mean_ns, max(dur) AS max_ns, min(dur) AS min_ns,
+       coalesce(round(total(coalesce(blocks_per_sm, 0) * dur) / nullif(sum(dur), 0), 2), 0.0) AS mean_blocks_per_sm,
+       coalesce(round(total(coalesce(est_occupancy_pct, 0) * dur) / nullif(sum(dur), 0), 2), 0.0)
+         AS mean_est_achieved_occupancy_pct
+FROM rows_
+GROUP BY kname, op, grid, block, regs, smem
+ORDER BY total_ns DESC, name
+LIMIT coalesce(:limit, -1);
