@@ -12,14 +12,12 @@ echo "== profq info $db"
 "$profq" info "$db"
 
 echo
-echo "== GPU kernels by total time (profq sql $db ...)"
-"$profq" sql "$db" "
-SELECT printf('%.1f', 100.0 * sum(duration_ns) / (SELECT sum(duration_ns) FROM v_kernels))
-         AS time_pct,
-       sum(duration_ns) AS total_ns, count(*) AS instances,
-       CAST(round(avg(duration_ns)) AS INTEGER) AS avg_ns,
-       min(duration_ns) AS min_ns, max(duration_ns) AS max_ns, short_name AS name
-FROM v_kernels GROUP BY name ORDER BY total_ns DESC"
+echo "== profq top-kernels $db --by short-name   (the report nsys calls cuda_gpu_kern_sum)"
+"$profq" top-kernels "$db" --by short-name
+
+echo
+echo "== profq nvtx-gpu-proj-sum $db   (NVTX ranges projected onto the GPU work they launched)"
+"$profq" nvtx-gpu-proj-sum "$db"
 
 echo
 echo "== NVTX ranges on the main thread"
