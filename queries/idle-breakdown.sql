@@ -2,13 +2,15 @@
 .load build/profq
 -- Columns: rank, device (ordinal), stream, host_wait_ns, kernel_wait_ns, other_ns, idle_ns (their
 -- sum), host_wait_ratio, kernel_wait_ratio, other_ratio (shares of idle_ns, rounded to 4 places;
--- NULL when the stream never idles). Parameters: :run (default every run; a run is a rank,
--- runs.rank or 0 when unknown); :consecutive_kernel_delay_us (default 30).
+-- HTA rounds its output to 2; NULL when the stream never idles). Parameters: :run (default every
+-- run; a run is a rank, runs.rank or 0 when unknown); :consecutive_kernel_delay_us (default 30).
 --
 -- Follows Holistic Trace Analysis, not tb_plugin (facebookresearch/HolisticTraceAnalysis
 -- hta/analyzers/breakdown_analysis.py get_idle_time_breakdown at f4d0062c; notes/kineto_hta.md §3.2):
 --  * per stream, the GPU events (kernels, memcpys, memsets) in start order (ties by row id);
---    gap = start - the previous event's end on the same stream; only positive gaps are idle time.
+--    gap = start - the previous event's end on the same stream (not the latest end so far).
+--  * deviation: only positive gaps are idle time; HTA also sums a negative gap (an event starting
+--    before the previous one ended) into its category, usually kernel_wait.
 --  * host_wait: the event's launching runtime call (api_calls, same process and correlation id)
 --    started after the previous event ended; else kernel_wait: gap < consecutive_kernel_delay;
 --    else other. An event without a runtime call is never host_wait (as HTA, whose comparison with
