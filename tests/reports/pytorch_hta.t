@@ -34,6 +34,22 @@ is "$("$PROFQ" idle-breakdown "$TMP/idle.db" --format csv | sed 1d)" \
 is "$("$PROFQ" idle-breakdown "$TMP/idle.db" --param consecutive_kernel_delay_us=5 --format csv | sed 1d | head -1 | cut -d, -f4-6)" \
 "70000,0,110000" "idle-breakdown: a 5 µs threshold makes the 10 µs gaps 'other'"
 
+# idle-breakdown step selection: ProfilerStep#1 [0,200), #2 [200,400); k2 launched at 150 after k1
+# ended (110): host_wait 50; k3 launched at 250, after the last step's start: dropped (host_wait
+# 130 more with include_last_step=1).
+trace_begin "$TMP/steps.json"
+X Operator 'ProfilerStep#1' 123 0 200 '"External id": 1'
+X Operator 'ProfilerStep#2' 123 200 200 '"External id": 2'
+R cudaLaunchKernel 50 3 1;   K k1 7 100 10 1
+R cudaLaunchKernel 150 3 2;  K k2 7 160 10 2
+R cudaLaunchKernel 250 3 3;  K k3 7 300 10 3
+trace_end
+import_trace "$TMP/steps.json" "$TMP/steps.db"
+is "$("$PROFQ" idle-breakdown "$TMP/steps.db" --format csv | sed 1d | cut -d, -f4-7)" "50000,0,0,50000" \
+	"idle-breakdown: the last ProfilerStep's launches dropped"
+is "$("$PROFQ" idle-breakdown "$TMP/steps.db" --param include_last_step=1 --format csv | sed 1d | cut -d, -f4-7)" \
+	"180000,0,0,180000" "idle-breakdown: include_last_step=1 keeps them"
+
 # launch-stats. corr 1: cpu [100,110), kernel [150,152): delay 40, short. corr 2: cpu [200,260)
 # (60 > 50 µs: runtime outlier), kernel [400,500): delay 140 (> 100 µs: outlier). corr 3: memcpy
 # starting before its call ends: delay 0. cudaStreamSynchronize and a launch without a GPU event: no row.
