@@ -18,7 +18,8 @@
 WITH
 sel AS (SELECT coalesce(:run, (SELECT min(id) FROM runs)) AS run_id),
 ev AS (
-  SELECT m.id, m.ts_ns, CASE WHEN m.device_id IS NULL THEN 'CPU' ELSE 'GPU' || d.ordinal END AS device,
+  SELECT m.id, m.ts_ns, d.ordinal,
+         CASE WHEN m.device_id IS NULL THEN 'CPU' ELSE 'GPU' || d.ordinal END AS device,
          m.total_allocated, m.total_reserved,
          sum(CASE WHEN m.operation = (SELECT id FROM memory_operations WHERE name = 'free')
                   THEN -m.bytes ELSE m.bytes END)
@@ -28,5 +29,5 @@ ev AS (
 )
 SELECT ts_ns, device, coalesce(total_allocated, running) AS allocated_bytes, total_reserved AS reserved_bytes
 FROM ev
-ORDER BY device, ts_ns, id
+ORDER BY ordinal IS NOT NULL, ordinal, device, ts_ns, id
 LIMIT coalesce(:limit, -1);

@@ -36,7 +36,7 @@ tnodes AS MATERIALIZED (
              'gloo:all_gather', 'gloo:reduce_scatter'))))
 ),
 mem AS (
-  SELECT m.id, m.thread_id, m.ts_ns,
+  SELECT m.id, m.thread_id, m.ts_ns, d.ordinal,
          CASE WHEN m.device_id IS NULL THEN 'CPU' ELSE 'GPU' || d.ordinal END AS device,
          CASE WHEN m.operation = (SELECT id FROM memory_operations WHERE name = 'free')
               THEN -m.bytes ELSE m.bytes END AS delta
@@ -44,7 +44,7 @@ mem AS (
   WHERE m.run_id = (SELECT run_id FROM sel)
 ),
 cont AS MATERIALIZED (  -- (event, containing node), innermost first
-  SELECT e.id AS ev, e.device, e.delta, t.id AS node, t.kind, t.name,
+  SELECT e.id AS ev, e.device, e.ordinal, e.delta, t.id AS node, t.kind, t.name,
          row_number() OVER (PARTITION BY e.id ORDER BY t.start_ns DESC, t.end_ns ASC, t.id DESC) AS depth
   FROM mem e JOIN tnodes t ON t.thread_id = e.thread_id AND t.start_ns <= e.ts_ns AND e.ts_ns < t.end_ns
 ),
@@ -64,5 +64,5 @@ SELECT l.device, l.name, c.n AS calls,
        CAST(total(CASE WHEN l.delta > 0 AND l.depth = 1 THEN l.delta END) AS INTEGER) AS self_allocation_size_bytes
 FROM listed l JOIN calls c USING (name)
 GROUP BY l.device, l.name
-ORDER BY l.device, size_increase_bytes DESC, l.name
+ORDER BY l.ordinal IS NOT NULL, l.ordinal, l.device, size_increase_bytes DESC, l.name
 LIMIT coalesce(:limit, -1);
