@@ -1,0 +1,98 @@
+-- PyProf-style kernel FLOPs and roofline: work, bytes, achieved TFLOP/s and % of peak per kernel (or per op)
+.load build/profq
+-- Columns (per kernel, in start order): kernel, op (the launching operator, NULL when none is
+-- found), kernels (1), dur_ns, flops, bytes, tflops_s, pct_of_peak (rounded to 2 places), arithmetic_intensity
+-- (FLOP/byte, 4 places), bound ('compute' or 'memory'), tensor_cores (1/0), precision (the peak's).
+-- With :by = 'op': one row per operator name and precision, kernel NULL, kernels = their number,
+-- sums of dur_ns, flops and bytes, the ratios recomputed from the sums (peak: the group's), and
+-- tensor_cores 1 when any kernel used Tensor Cores; sorted by dur_ns descending. Parameters: :by ('kernel', the default,
+-- or 'op'); :run (default: the lowest run id).
+--
+-- Definition (NVIDIA PyProf's per-kernel model, with the extension's formulas; docs/sql-functions.md
+-- "FLOPs and roofline", ../shared/notes/flops.md):
+--  * kernel -> launching runtime call (api_calls, same process and correlation id) -> the cpu_op
+--    range with that call's external id (the innermost when several: latest start, then shortest).
+--  * op FLOPs = op_flops(name, "Input Dims", "Input type", the op's recorded "flops" arg — used as
+--    is when present); op bytes = op_bytes(name, "Input Dims", "Input type"). When one op launched
+--    several kernels, its FLOPs and bytes are split among them in proportion to their durations
+--    (rounded to integers); one kernel gets them whole. No op or no formula: NULL.
+--  * tflops_s = flops / dur; pct_of_peak = achieved_pct(flops, dur_ns, peak);
+--    arithmetic_intensity(flops, bytes); bound = roofline_bound(flops, bytes, peak, bandwidth).
+--  * peak = device_peak_flops(kernel's devices.id, precision), bandwidth =
+--    device_peak_bandwidth(devices.id): NULL when the device is unknown (no deviceProperties).
+--  * precision from the op's first floating-point or 8-bit integer "Input type": c10::Half fp16,
+--    c10::BFloat16 bf16, c10::Float8_* fp8, signed/unsigned char int8, double fp64 (fp64_tc on a
+--    Tensor Core kernel), float fp32 (tf32 on a Tensor Core kernel: PyTorch's TF32 matmuls); no
+--    such type (or no op): fp32, tf32 on a Tensor Core kernel.
+--  * tensor_cores = tensor_core_kernel(kernel name).
+WITH
+sel AS (SELECT coalesce(:run, (SELECT min(id) FROM runs)) AS run_id),
+k AS MATERIALIZED (
+  SELECT k.id, k.run_id, k.device_id, k.process_id, k.correlation_id, k.start_ns, k.end_ns - k.start_ns AS dur,
+         n.value AS name, tensor_core_kernel(n.value) AS tc
+  FROM kernels k JOIN strings n ON n.id = k.name_id WHERE k.run_id = (SELECT run_id FROM sel)
+),
+cand AS MATERIALIZED (  -- kernel -> runtime call -> cpu_op ranges with its external id
+  SELECT k.*, r.id AS rid,
+         row_number() OVER (PARTITION BY k.id ORDER BY r.start_ns DESC, r.end_ns ASC, r.id DESC) AS rn
+  FROM k LEFT JOIN api_calls a ON a.process_id = k.process_id AND a.correlation_id = k.correlation_id
+                              AND +a.run_id = k.run_id AND a.api_kind = 0
+  LEFT JOIN ranges r ON r.external_id = a.external_id AND +r.run_id = k.run_id AND r.kind = 2
+),
+launch AS MATERIALIZED (SELECT * FROM cand WHERE rn = 1),
+opk AS MATERIALIZED (
+  SELECT k.*, n.value AS op,
+         json_extract(r.args, '$."Input type"') AS types,
+         op_flops(n.value, coalesce(json_extract(r.args, '$."Input Dims"'), json_extract(r.args, '$."Input dims"')),
+                  json_extract(r.args, '$."Input type"'), json_extract(r.args, '$.flops')) AS op_fl,
+         op_bytes(n.value, coalesce(json_extract(r.args, '$."Input Dims"'), json_extract(r.args, '$."Input dims"')),
+                  json_extract(r.args, '$."Input type"')) AS op_by,
+         count(*) OVER (PARTITION BY k.rid) AS nk,
+         sum(k.dur) OVER (PARTITION BY k.rid) AS op_dur
+  FROM launch k
+  LEFT JOIN ranges r ON r.id = k.rid LEFT JOIN strings n ON n.id = r.name_id
+),
+prec AS (
+  SELECT o.*,
+         CASE (SELECT t.value FROM json_each(CASE WHEN json_valid(o.types) THEN o.types ELSE '[]' END) t
+                WHERE t.value IN ('c10::Half', 'c10::BFloat16', 'double', 'float', 'signed char', 'unsigned char')
+                   OR t.value GLOB 'c10::Float8*' ORDER BY t.key LIMIT 1)
+           WHEN 'c10::Half' THEN 'fp16' WHEN 'c10::BFloat16' THEN 'bf16'
+           WHEN 'signed char' THEN 'int8' WHEN 'unsigned char' THEN 'int8'
+           WHEN 'double' THEN CASE WHEN o.tc THEN 'fp64_tc' ELSE 'fp64' END
+           WHEN 'float' THEN CASE WHEN o.tc THEN 'tf32' ELSE 'fp32' END
+           ELSE CASE WHEN o.types GLOB '*c10::Float8*' THEN 'fp8' WHEN o.tc THEN 'tf32' ELSE 'fp32' END
+         END AS precision
+  FROM opk o
+),
+rows_ AS MATERIALIZED (
+  SELECT p.*,
+         CASE WHEN p.nk = 1 OR p.op_dur = 0 THEN p.op_fl ELSE CAST(round(1.0 * p.op_fl * p.dur / p.op_dur) AS INTEGER) END AS flops,
+         CASE WHEN p.nk = 1 OR p.op_dur = 0 THEN p.op_by ELSE CAST(round(1.0 * p.op_by * p.dur / p.op_dur) AS INTEGER) END AS bytes,
+         device_peak_flops(p.device_id, p.precision) AS peak,
+         device_peak_bandwidth(p.device_id) AS bw
+  FROM prec p
+),
+per_kernel AS (
+  SELECT 0 AS grp, start_ns AS ord, id, name AS kernel, op, 1 AS kernels, dur AS dur_ns, flops, bytes,
+         round(1.0 * flops / nullif(dur, 0) / 1000.0, 4) AS tflops_s,
+         round(achieved_pct(flops, dur, peak), 2) AS pct_of_peak,
+         round(arithmetic_intensity(flops, bytes), 4) AS arithmetic_intensity,
+         roofline_bound(flops, bytes, peak, bw) AS bound, tc AS tensor_cores, precision
+  FROM rows_
+),
+per_op AS (
+  SELECT 1 AS grp, -sum(dur) AS ord, min(id) AS id, NULL AS kernel, op, count(*) AS kernels, sum(dur) AS dur_ns,
+         sum(flops) AS flops, sum(bytes) AS bytes,
+         round(1.0 * sum(flops) / nullif(sum(dur), 0) / 1000.0, 4) AS tflops_s,
+         round(achieved_pct(sum(flops), sum(dur), max(peak)), 2) AS pct_of_peak,
+         round(arithmetic_intensity(sum(flops), sum(bytes)), 4) AS arithmetic_intensity,
+         roofline_bound(sum(flops), sum(bytes), max(peak), max(bw)) AS bound, max(tc) AS tensor_cores, precision
+  FROM rows_ GROUP BY op, precision
+)
+SELECT kernel, op, kernels, dur_ns, flops, bytes, tflops_s, pct_of_peak, arithmetic_intensity, bound,
+       tensor_cores, precision
+FROM (SELECT * FROM per_kernel WHERE coalesce(:by, 'kernel') = 'kernel'
+      UNION ALL SELECT * FROM per_op WHERE :by = 'op')
+ORDER BY grp, ord, id
+LIMIT coalesce(:limit, -1);

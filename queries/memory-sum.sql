@@ -1,0 +1,68 @@
+-- PyTorch memory statistics per operator (tb_plugin memory view): allocations and size increase, self and total
+.load build/profq
+-- Columns: device ('CPU' or 'GPU<ordinal>'), name, calls, size_increase_bytes,
+-- self_size_increase_bytes, allocation_count, self_allocation_count, allocation_size_bytes,
+-- self_allocation_size_bytes — tb_plugin's memory statistics table (Operator, Calls, Size
+-- Increase, Self Size Increase, Allocation Count, Self Allocation Count, Allocation Size, Self
+-- Allocation Size), in bytes instead of KB. One row per device and operator name having a memory
+-- event (its own or a descendant's) on that device; sorted by device, then size_increase_bytes
+-- descending, then name. Parameters: :run (default: the lowest run id).
+--
+-- Definition: tb_plugin 0.4.3 memory view (pytorch/kineto tb_plugin/torch_tb_profiler/profiler/
+-- memory_parser.py at 041e7ce9; notes/kineto_hta.md §1.7):
+--  * each [memory] event (memory_events row) belongs to the innermost operator-tree node of its
+--    thread whose [start, end) contains its time (latest start, then shortest); the tree is
+--    op-sum's (cpu_op ranges, python ranges, ProfilerStep#N, DataLoader, Optimizer.step*, nccl:/gloo:
+--    annotations).
+--  * self: the node's own events; total: its own and every descendant's (every node containing the
+--    event). size increase = Σ bytes (allocations +, frees -); allocation count / size = number /
+--    Σ bytes of the allocations only.
+--  * calls: the number of calls of the operator in the run (all of them, with or without memory
+--    events). Listed names as in op-sum: cpu_op nodes except ProfilerStep#N, DataLoader/DataPipe,
+--    Optimizer.*, DataParallel.forward, DistributedDataParallel.forward.
+--  * events outside every node count for no operator.
+WITH
+sel AS (SELECT coalesce(:run, (SELECT min(id) FROM runs)) AS run_id),
+tnodes AS MATERIALIZED (
+  SELECT r.id, r.thread_id, r.start_ns, r.end_ns, r.kind, n.value AS name
+  FROM ranges r JOIN strings n ON n.id = r.name_id LEFT JOIN strings c ON c.id = r.category_id
+  WHERE r.run_id = (SELECT run_id FROM sel) AND r.end_ns IS NOT NULL AND (r.kind = 2
+       OR (r.kind = 5 AND lower(c.value) = 'python')
+       OR (r.kind = 3 AND (n.value GLOB 'ProfilerStep#*' OR n.value GLOB 'Optimizer.step*'
+           OR (n.value GLOB 'enumerate(DataLoader)#*' AND n.value GLOB '*.__next__')
+           OR n.value GLOB 'enumerate(DataPipe)#*'
+           OR n.value IN ('nccl:broadcast', 'nccl:reduce', 'nccl:all_reduce', 'nccl:all_gather',
+             'nccl:reduce_scatter', 'gloo:broadcast', 'gloo:reduce', 'gloo:all_reduce',
+             'gloo:all_gather', 'gloo:reduce_scatter'))))
+),
+mem AS (
+  SELECT m.id, m.thread_id, m.ts_ns, d.ordinal,
+         CASE WHEN m.device_id IS NULL THEN 'CPU' ELSE 'GPU' || d.ordinal END AS device,
+         CASE WHEN m.operation = (SELECT id FROM memory_operations WHERE name = 'free')
+              THEN -m.bytes ELSE m.bytes END AS delta
+  FROM memory_events m LEFT JOIN devices d ON d.id = m.device_id
+  WHERE m.run_id = (SELECT run_id FROM sel)
+),
+cont AS MATERIALIZED (  -- (event, containing node), innermost first
+  SELECT e.id AS ev, e.device, e.ordinal, e.delta, t.id AS node, t.kind, t.name,
+         row_number() OVER (PARTITION BY e.id ORDER BY t.start_ns DESC, t.end_ns ASC, t.id DESC) AS depth
+  FROM mem e JOIN tnodes t ON t.thread_id = e.thread_id AND t.start_ns <= e.ts_ns AND e.ts_ns < t.end_ns
+),
+listed AS (
+  SELECT * FROM cont
+  WHERE kind = 2 AND NOT (name GLOB 'ProfilerStep#*' OR name GLOB 'Optimizer.*'
+        OR name GLOB 'enumerate(DataLoader)#*' OR name GLOB 'enumerate(DataPipe)#*'
+        OR name IN ('DataParallel.forward', 'DistributedDataParallel.forward'))
+),
+calls AS (SELECT name, count(*) AS n FROM tnodes WHERE kind = 2 GROUP BY name)
+SELECT l.device, l.name, c.n AS calls,
+       sum(l.delta) AS size_increase_bytes,
+       CAST(total(CASE WHEN l.depth = 1 THEN l.delta END) AS INTEGER) AS self_size_increase_bytes,
+       count(CASE WHEN l.delta > 0 THEN 1 END) AS allocation_count,
+       count(CASE WHEN l.delta > 0 AND l.depth = 1 THEN 1 END) AS self_allocation_count,
+       CAST(total(CASE WHEN l.delta > 0 THEN l.delta END) AS INTEGER) AS allocation_size_bytes,
+       CAST(total(CASE WHEN l.delta > 0 AND l.depth = 1 THEN l.delta END) AS INTEGER) AS self_allocation_size_bytes
+FROM listed l JOIN calls c USING (name)
+GROUP BY l.device, l.name
+ORDER BY l.ordinal IS NOT NULL, l.ordinal, l.device, size_increase_bytes DESC, l.name
+LIMIT coalesce(:limit, -1);
