@@ -22,6 +22,7 @@ PRAGMA synchronous = OFF;
 PRAGMA cache_size = -1000000;
 DROP INDEX ranges_run_time; DROP INDEX ranges_thread_time; DROP INDEX ranges_name;
 DROP INDEX kernels_run_time; DROP INDEX kernels_device_time; DROP INDEX kernels_correlation;
+DROP INDEX kernels_name;
 DROP INDEX api_calls_run_time; DROP INDEX api_calls_thread_time; DROP INDEX api_calls_correlation;
 BEGIN;
 INSERT INTO runs(id, source, created_utc, profq_version, start_ns, end_ns)
@@ -63,6 +64,9 @@ CREATE INDEX ranges_name           ON ranges (name_id);
 CREATE INDEX kernels_run_time      ON kernels (run_id, start_ns);
 CREATE INDEX kernels_device_time   ON kernels (device_id, start_ns);
 CREATE INDEX kernels_correlation   ON kernels (process_id, correlation_id);
+CREATE INDEX kernels_name          ON kernels (coalesce(demangled_name_id, name_id),
+                                               run_id, start_ns, end_ns - start_ns, end_ns,
+                                               demangled_name_id, name_id);
 CREATE INDEX api_calls_run_time    ON api_calls (run_id, start_ns);
 CREATE INDEX api_calls_thread_time ON api_calls (thread_id, start_ns);
 CREATE INDEX api_calls_correlation ON api_calls (process_id, correlation_id);

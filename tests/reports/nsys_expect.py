@@ -2,9 +2,10 @@
 """nsys_expect.py REPORT NSYS.sqlite PROFQ_CSV
 
 Computes what the profq report REPORT should say about an Nsight Systems export, directly from
-the export's own tables (CUPTI_ACTIVITY_KIND_*, NVTX_EVENTS, StringIds), independently of profq's
-importer and SQL, with the median from Python's statistics module, and compares it with the report's
-CSV output (a file). Prints "ok" or the differences. Written from the report semantics in
+the export's own tables (CUPTI_ACTIVITY_KIND_*, NVTX_EVENTS, StringIds; for the trace reports'
+UTC timestamps TARGET_INFO_SESSION_START_TIME), independently of profq's importer and SQL, with
+the median from Python's statistics module, and compares it with the report's CSV output (a file).
+Prints "ok" or the differences. Written from the report semantics in
 /work/shared/notes/nsys.md section 2 (nothing of NVIDIA's code)."""
 import csv
 import re
@@ -94,6 +95,171 @@ def groups_nvtx(c, types, with_style):
     return g
 
 
+def groups_gpu(c):
+    """cuda_gpu_sum: kernels by demangled name (CUDA_KERNEL) and memory operations (MEMORY_OPER)."""
+    g = {("CUDA_KERNEL", k): v for k, v in groups_kernels(c, "demangled").items()}
+    g.update({("MEMORY_OPER", k): v for k, v in groups_mem(c, "time").items()})
+    return g
+
+
+def pid_tid(gtid):
+    return (gtid >> 24) & 0xFFFFFF, gtid & 0xFFFFFF
+
+
+def launches(c):
+    """cuda_kern_exec_trace: every kernel joined to its RUNTIME row (correlationId, same process);
+    kernels without one are left out. Tuples of (api_start, api_dur, queue_dur or None,
+    kernel_start, kernel_dur, total_dur, pid, tid, device, api_name, kernel_name)."""
+    t = tables(c)
+    if "CUPTI_ACTIVITY_KIND_KERNEL" not in t or "CUPTI_ACTIVITY_KIND_RUNTIME" not in t:
+        return []
+    s = strings(c)
+    api = {}
+    for start, end, gtid, corr, nid in c.execute(
+            "SELECT start, end, globalTid, correlationId, nameId FROM CUPTI_ACTIVITY_KIND_RUNTIME"):
+        api.setdefault((gtid >> 24, corr), []).append((start, end, gtid, nid))
+    out = []
+    for ks, ke, dev, corr, gpid, dn in c.execute(
+            "SELECT start, end, deviceId, correlationId, globalPid, demangledName "
+            "FROM CUPTI_ACTIVITY_KIND_KERNEL"):
+        for a_s, a_e, gtid, nid in api.get((gpid >> 24, corr), []):
+            pid, tid = pid_tid(gtid)
+            out.append((a_s, a_e - a_s, ks - a_e if ks >= a_e else None, ks, ke - ks,
+                        max(a_e, ke) - a_s, pid, tid, dev, strip_version(s[nid]), s[dn]))
+    return out
+
+
+def groups_kern_exec(c):
+    g = {}
+    for a_s, a, q, ks, k, t, pid, tid, dev, an, kn in launches(c):
+        e = g.setdefault((pid, tid, dev, an, kn), {"t": [], "a": [], "q": [], "k": []})
+        e["t"].append(t)
+        e["a"].append(a)
+        e["k"].append(k)
+        if q is not None:
+            e["q"].append(q)
+    return g
+
+
+def compare_kern_exec(c, rows):
+    exp = groups_kern_exec(c)
+    errs = []
+    key = lambda r: (int(r["pid"]), int(r["tid"]), int(r["device"]), r["api_name"], r["kernel_name"])
+    got = {}
+    for r in rows:
+        if key(r) in got:
+            errs.append(f"duplicate row {key(r)!r}")
+        got[key(r)] = r
+    if set(got) != set(exp):
+        errs.append(f"keys differ: missing {sorted(set(exp) - set(got), key=str)[:3]}, "
+                    f"extra {sorted(set(got) - set(exp), key=str)[:3]}")
+    for kk, e in exp.items():
+        r = got.get(kk)
+        if r is None:
+            continue
+        if int(r["count"]) != len(e["t"]) or int(r["q_count"]) != len(e["q"]):
+            errs.append(f"{kk!r}: count {r['count']}/{r['q_count']}, expected "
+                        f"{len(e['t'])}/{len(e['q'])}")
+        for p in "takq":
+            v = e[p]
+            if not v:
+                for col in ("avg", "med", "min", "max", "stddev"):
+                    if r[f"{p}_{col}_ns"] != "":
+                        errs.append(f"{kk!r}: {p}_{col}_ns is {r[p + '_' + col + '_ns']}, expected empty")
+                continue
+            want = {"min": min(v), "max": max(v), "med": statistics.median(v),
+                    "avg": sum(v) / len(v)}
+            for col, w in want.items():
+                have = num(r[f"{p}_{col}_ns"])
+                tol = 0.05 + 1e-6 if col == "avg" else 1e-6
+                if have is None or abs(have - w) > tol:
+                    errs.append(f"{kk!r}: {p}_{col}_ns is {r[p + '_' + col + '_ns']}, expected {w}")
+    sums = [sum(exp[key(r)]["t"]) for r in rows if key(r) in exp]
+    if sums != sorted(sums, reverse=True):
+        errs.append("rows are not sorted by the sum of total times, descending")
+    return errs
+
+
+def epoch(c):
+    """Trace reports print UTC nanoseconds: the export's session-relative timestamps plus its
+    session start (TARGET_INFO_SESSION_START_TIME.utcEpochNs; notes section 1.2)."""
+    return c.execute("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME").fetchone()[0]
+
+
+def multiset_diff(want, have):
+    from collections import Counter
+    w, h = Counter(want), Counter(have)
+    errs = []
+    if len(want) != len(have):
+        errs.append(f"{len(have)} rows, expected {len(want)}")
+    if w != h:
+        errs.append(f"rows differ: missing {list((w - h).elements())[:3]}, "
+                    f"extra {list((h - w).elements())[:3]}")
+    return errs
+
+
+def ival(x):
+    return int(x) if x not in ("", None) else None
+
+
+def compare_kern_exec_trace(c, rows):
+    off = epoch(c)
+    want = [(l[0] + off,) + l[1:3] + (l[3] + off,) + l[4:] for l in launches(c)]
+    have = [(ival(r["api_start_ns"]), ival(r["api_dur_ns"]), ival(r["queue_dur_ns"]),
+             ival(r["kernel_start_ns"]), ival(r["kernel_dur_ns"]), ival(r["total_dur_ns"]),
+             ival(r["pid"]), ival(r["tid"]), ival(r["device"]), r["api_name"], r["kernel_name"])
+            for r in rows]
+    errs = multiset_diff(want, have)
+    for r in rows:
+        if (r["queue_dur_ns"] == "") != (r["queue_start_ns"] == "") or (
+                r["queue_dur_ns"] != "" and int(r["queue_start_ns"]) !=
+                int(r["api_start_ns"]) + int(r["api_dur_ns"])):
+            errs.append(f"queue_start_ns {r['queue_start_ns']} of the launch at {r['api_start_ns']}")
+            break
+    starts = [(int(r["api_start_ns"]), int(r["kernel_start_ns"])) for r in rows]
+    if starts != sorted(starts):
+        errs.append("rows are not sorted by API start")
+    return errs
+
+
+def compare_gpu_trace(c, rows):
+    t = tables(c)
+    s = strings(c)
+    want = []
+    if "CUPTI_ACTIVITY_KIND_KERNEL" in t:
+        want += [(st, en - st, corr, s[dn]) for st, en, corr, dn in c.execute(
+            "SELECT start, end, correlationId, demangledName FROM CUPTI_ACTIVITY_KIND_KERNEL")]
+    if "CUPTI_ACTIVITY_KIND_MEMCPY" in t:
+        want += [(st, en - st, corr, f"[CUDA memcpy {COPY_LABELS[kind]}]")
+                 for st, en, corr, kind in c.execute(
+                     "SELECT start, end, correlationId, copyKind FROM CUPTI_ACTIVITY_KIND_MEMCPY")]
+    if "CUPTI_ACTIVITY_KIND_MEMSET" in t:
+        want += [(st, en - st, corr, "[CUDA memset]") for st, en, corr in c.execute(
+            "SELECT start, end, correlationId FROM CUPTI_ACTIVITY_KIND_MEMSET")]
+    off = epoch(c)
+    want = [(w[0] + off,) + w[1:] for w in want]
+    have = [(int(r["start_ns"]), int(r["duration_ns"]), ival(r["correlation_id"]), r["name"])
+            for r in rows]
+    errs = multiset_diff(want, have)
+    if [h[0] for h in have] != sorted(h[0] for h in have):
+        errs.append("rows are not sorted by start")
+    return errs
+
+
+def compare_api_trace(c, rows):
+    s = strings(c)
+    off = epoch(c)
+    want = [(st + off, en - st, strip_version(s[nid]), corr) + pid_tid(gtid)
+            for st, en, nid, corr, gtid in c.execute(
+                "SELECT start, end, nameId, correlationId, globalTid FROM CUPTI_ACTIVITY_KIND_RUNTIME")]
+    have = [(int(r["start_ns"]), int(r["duration_ns"]), r["name"], ival(r["correlation_id"]),
+             ival(r["pid"]), ival(r["tid"])) for r in rows]
+    errs = multiset_diff(want, have)
+    if [h[0] for h in have] != sorted(h[0] for h in have):
+        errs.append("rows are not sorted by start")
+    return errs
+
+
 def summary(g):
     out = {}
     for k, v in g.items():
@@ -152,6 +318,18 @@ def main():
         by = report.split(":")[1] if ":" in report else "demangled"
         exp = summary(groups_kernels(c, by))
         errs = compare(exp, rows, lambda r: r["name"], dict(TIME_COLS, count="instances"))
+    elif report == "gpu-sum":
+        exp = summary(groups_gpu(c))
+        errs = compare(exp, rows, lambda r: (r["category"], r["name"]),
+                       dict(TIME_COLS, count="instances"))
+    elif report == "kern-exec-sum":
+        errs = compare_kern_exec(c, rows)
+    elif report == "kern-exec-trace":
+        errs = compare_kern_exec_trace(c, rows)
+    elif report == "gpu-trace":
+        errs = compare_gpu_trace(c, rows)
+    elif report == "api-trace":
+        errs = compare_api_trace(c, rows)
     elif report == "api-sum":
         exp = summary(groups_api(c))
         errs = compare(exp, rows, lambda r: r["name"], dict(TIME_COLS, count="num_calls"))
@@ -180,8 +358,6 @@ def main():
         errs = compare(exp, rows, lambda r: r["range"], dict(TIME_COLS, count="instances"))
     else:
         sys.exit(f"unknown report {report}")
-    if "count" not in TIME_COLS and not errs:
-        pass
     print("ok" if not errs else "\n".join(errs[:10]))
 
 

@@ -1,7 +1,10 @@
 #!/bin/sh
 # The nsys-stats-compatible reports on every Nsight Systems export in ../shared/data/nsys: each
 # report's counts, totals, min, max and median equal an independent computation over the export's
-# own tables (tests/reports/nsys_expect.py; Python's statistics.median).
+# own tables (tests/reports/nsys_expect.py; Python's statistics.median); gpu-sum and kern-exec-sum
+# likewise (kern-exec-sum also avg to 0.1 ns and the queue-time counts), and the trace reports
+# kern-exec-trace, gpu-trace and api-trace row for row (as multisets of their time, id and name
+# fields, timestamps moved to UTC by the session start).
 . "${0%/*}/../lib.sh"
 [ -d "$DATA/nsys" ] || skip_all "no $DATA/nsys"
 here=$(cd "${0%/*}" && pwd)
@@ -11,7 +14,8 @@ for f in "$DATA"/nsys/*.sqlite; do
 	"$PROFQ" import -o "$TMP/$b.db" "$f" >/dev/null 2>&1
 	is "$?" 0 "$b: imported"
 	for r in top-kernels top-kernels:short-name api-sum gpu-mem-time-sum gpu-mem-size-sum \
-		nvtx-sum nvtx-pushpop-sum nvtx-startend-sum; do
+		nvtx-sum nvtx-pushpop-sum nvtx-startend-sum gpu-sum kern-exec-sum kern-exec-trace \
+		gpu-trace api-trace; do
 		name=${r%%:*}
 		set -- --format csv
 		[ "$name" != "$r" ] && set -- "$@" --by "${r#*:}"
