@@ -5,7 +5,9 @@ Computes what the profq report REPORT should say about an Nsight Systems export,
 the export's own tables (CUPTI_ACTIVITY_KIND_*, NVTX_EVENTS, StringIds; for the trace reports'
 UTC timestamps TARGET_INFO_SESSION_START_TIME), independently of profq's importer and SQL, with
 the median from Python's statistics module, and compares it with the report's CSV output (a file).
-Prints "ok" or the differences. Written from the report semantics in
+Prints "ok" or the differences. Also the NVTX projection reports (nvtx-gpu-proj-trace/-sum,
+nvtx-kern-sum; notes section 2.4) and range-sum, from NVTX_EVENTS and the RUNTIME/KERNEL/MEMCPY/
+MEMSET rows (tests/reports/nsys_nvtx_proj.t). Written from the report semantics in
 /work/shared/notes/nsys.md section 2 (nothing of NVIDIA's code)."""
 import csv
 import re
@@ -310,6 +312,206 @@ def compare(expected, rows, keyf, cols, scale=1.0):
 TIME_COLS = {"total": "total_ns", "min": "min_ns", "max": "max_ns", "med": "med_ns"}
 
 
+# --- NVTX projection (notes section 2.4): nvtx-gpu-proj-trace/-sum, nvtx-kern-sum, range-sum ---
+
+def nvtx_ranges(c):
+    """Push/pop and start/end ranges (59, 70, 60, 71) as dicts: id, name '<domain>:<text>', text,
+    style, gtid, start, end (open ranges end at the last NVTX timestamp), end_gtid, closed."""
+    if "NVTX_EVENTS" not in tables(c):
+        return []
+    s = strings(c)
+    maxts = nvtx_max_ts(c)
+    domains = {}
+    for gtid, dom, text, tid in c.execute(
+            "SELECT globalTid, domainId, text, textId FROM NVTX_EVENTS WHERE eventType = 75"):
+        domains[(gtid >> 24 & 0xFFFFFF, dom)] = text if text is not None else s.get(tid)
+    out = []
+    for rid, start, end, et, text, tid, dom, gtid, egtid in c.execute(
+            'SELECT rowid, start, "end", eventType, text, textId, domainId, globalTid, '
+            'endGlobalTid FROM NVTX_EVENTS WHERE eventType IN (59, 60, 70, 71)'):
+        msg = s[tid] if tid is not None else text
+        dname = domains.get((gtid >> 24 & 0xFFFFFF, dom), "") if dom else ""
+        out.append({"id": rid, "name": f"{dname or ''}:{msg}", "text": msg,
+                    "style": "PushPop" if et in (59, 70) else "StartEnd", "gtid": gtid,
+                    "start": start, "end": end if end is not None else maxts,
+                    "closed": end is not None, "end_gtid": egtid})
+    return out
+
+
+def gpu_ops_by_call(c):
+    """API calls that launched GPU work: (gtid, api_start, api_end, corr) -> list of
+    (op_start, op_end, kernel_name or None); the op joins its RUNTIME row by correlationId
+    within the process, ops without one are dropped."""
+    t = tables(c)
+    if "CUPTI_ACTIVITY_KIND_RUNTIME" not in t:
+        return {}
+    s = strings(c)
+    api = {}
+    for start, end, gtid, corr in c.execute(
+            "SELECT start, end, globalTid, correlationId FROM CUPTI_ACTIVITY_KIND_RUNTIME"):
+        api.setdefault((gtid >> 24, corr), []).append((gtid, start, end, corr))
+    ops = []
+    if "CUPTI_ACTIVITY_KIND_KERNEL" in t:
+        ops += [(st, en, corr, gp, s[dn]) for st, en, corr, gp, dn in c.execute(
+            "SELECT start, end, correlationId, globalPid, demangledName "
+            "FROM CUPTI_ACTIVITY_KIND_KERNEL")]
+    for tab in ("CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"):
+        if tab in t:
+            ops += [(st, en, corr, gp, None) for st, en, corr, gp in c.execute(
+                f"SELECT start, end, correlationId, globalPid FROM {tab}")]
+    calls = {}
+    for st, en, corr, gp, kname in ops:
+        for a in api.get((gp >> 24, corr), []):
+            calls.setdefault(a, []).append((st, en, kname))
+    return calls
+
+
+def projection(c):
+    """Per projected range: the range dict plus ops (list of (start, end, kname, corr)).
+    An op belongs to every range on its launching thread (ranges ended on another thread left
+    out) whose [start, end] contains the API call's [start, end]. Per thread, the calls are sorted
+    by start and each range bisects to the calls starting inside it."""
+    import bisect
+    calls = gpu_ops_by_call(c)
+    per_thread = {}
+    for a in calls:
+        per_thread.setdefault(a[0], []).append(a)
+    for v in per_thread.values():
+        v.sort(key=lambda a: (a[1], a[2], a[3]))
+    starts = {g: [a[1] for a in v] for g, v in per_thread.items()}
+    out = []
+    for r in nvtx_ranges(c):
+        if r["end_gtid"] is not None and r["end_gtid"] != r["gtid"]:
+            continue
+        v = per_thread.get(r["gtid"])
+        if not v:
+            continue
+        lo = bisect.bisect_left(starts[r["gtid"]], r["start"])
+        hi = bisect.bisect_right(starts[r["gtid"]], r["end"])
+        ops = [(st, en, kn, a[3]) for a in v[lo:hi] if a[2] <= r["end"] for st, en, kn in calls[a]]
+        if ops:
+            out.append((r, ops))
+    return out
+
+
+def proj_rows(c):
+    off = epoch(c)
+    rows = []
+    for r, ops in projection(c):
+        ps, pe = min(o[0] for o in ops), max(o[1] for o in ops)
+        pid, tid = pid_tid(r["gtid"])
+        rows.append((r["name"], ps + off, pe - ps, r["start"] + off, r["end"] - r["start"],
+                     r["style"], pid, tid, len({o[3] for o in ops})))
+    return rows
+
+
+def compare_proj_trace(c, rows):
+    want = proj_rows(c)
+    have = [(r["name"], ival(r["proj_start_ns"]), ival(r["proj_duration_ns"]),
+             ival(r["orig_start_ns"]), ival(r["orig_duration_ns"]), r["style"], ival(r["pid"]),
+             ival(r["tid"]), ival(r["num_gpu_ops"])) for r in rows]
+    errs = multiset_diff(want, have)
+    if [h[1] for h in have] != sorted(h[1] for h in have):
+        errs.append("rows are not sorted by projected start")
+    return errs
+
+
+def compare_proj_sum(c, rows):
+    g = {}
+    for name, ps, d, os_, od, style, pid, tid, n in proj_rows(c):
+        e = g.setdefault((name, style), {"d": [], "rd": [], "ops": []})
+        e["d"].append(d)
+        e["rd"].append(od)
+        e["ops"].append(n)
+    errs = []
+    got = {(r["range"], r["style"]): r for r in rows}
+    if len(got) != len(rows) or set(got) != set(g):
+        errs.append(f"keys differ: missing {sorted(set(g) - set(got))[:3]}, "
+                    f"extra {sorted(set(got) - set(g))[:3]}, {len(rows)} rows")
+    all_total = sum(sum(e["d"]) for e in g.values())
+    for k, e in g.items():
+        r = got.get(k)
+        if r is None:
+            continue
+        d = e["d"]
+        want = {"range_instances": len(d), "total_proj_ns": sum(d), "total_range_ns": sum(e["rd"]),
+                "proj_min_ns": min(d), "proj_max_ns": max(d), "proj_med_ns": statistics.median(d),
+                "total_gpu_ops": sum(e["ops"])}
+        for col, w in want.items():
+            if num(r[col]) is None or abs(num(r[col]) - w) > 1e-6:
+                errs.append(f"{k!r}: {col} is {r[col]}, expected {w}")
+        for col, w, tol in (("proj_avg_ns", sum(d) / len(d), 0.05),
+                            ("proj_stddev_ns", statistics.stdev(d) if len(d) > 1 else 0.0, 0.05),
+                            ("avg_gpu_ops", sum(e["ops"]) / len(d), 0.005),
+                            ("time_pct", 100.0 * sum(d) / all_total, 0.05)):
+            if abs(num(r[col]) - w) > tol + 1e-6:
+                errs.append(f"{k!r}: {col} is {r[col]}, expected {w}")
+    totals = [int(r["total_proj_ns"]) for r in rows]
+    if totals != sorted(totals, reverse=True):
+        errs.append("rows are not sorted by total_proj_ns descending")
+    return errs
+
+
+def compare_kern_sum(c, rows):
+    g = {}
+    for r, ops in projection(c):
+        pid, tid = pid_tid(r["gtid"])
+        for st, en, kn, corr in ops:
+            if kn is None:
+                continue
+            e = g.setdefault((pid, tid, r["name"], r["style"], kn), {"r": set(), "d": []})
+            e["r"].add(r["id"])
+            e["d"].append(en - st)
+    errs = []
+    key = lambda r: (int(r["pid"]), int(r["tid"]), r["range"], r["style"], r["kernel_name"])
+    got = {key(r): r for r in rows}
+    if len(got) != len(rows) or set(got) != set(g):
+        errs.append(f"keys differ: missing {sorted(set(g) - set(got))[:3]}, "
+                    f"extra {sorted(set(got) - set(g))[:3]}, {len(rows)} rows")
+    for k, e in g.items():
+        r = got.get(k)
+        if r is None:
+            continue
+        d = e["d"]
+        want = {"nvtx_inst": len(e["r"]), "kern_inst": len(d), "total_ns": sum(d),
+                "min_ns": min(d), "max_ns": max(d), "med_ns": statistics.median(d)}
+        for col, w in want.items():
+            if num(r[col]) is None or abs(num(r[col]) - w) > 1e-6:
+                errs.append(f"{k!r}: {col} is {r[col]}, expected {w}")
+        if abs(num(r["avg_ns"]) - sum(d) / len(d)) > 0.05 + 1e-6:
+            errs.append(f"{k!r}: avg_ns is {r['avg_ns']}")
+    totals = [int(r["total_ns"]) for r in rows]
+    if totals != sorted(totals, reverse=True):
+        errs.append("rows are not sorted by total_ns descending")
+    return errs
+
+
+def compare_range_sum(c, rows):
+    """range-sum on an nsys export: closed NVTX ranges by (message, kind), no domain prefix."""
+    g = {}
+    for r in nvtx_ranges(c):
+        if r["closed"]:
+            kind = "nvtx_push_pop" if r["style"] == "PushPop" else "nvtx_start_end"
+            g.setdefault((r["text"], kind), []).append(r["end"] - r["start"])
+    errs = []
+    got = {(r["name"], r["kind"]): r for r in rows}
+    if len(got) != len(rows) or set(got) != set(g):
+        errs.append(f"keys differ: missing {sorted(set(g) - set(got))[:3]}, "
+                    f"extra {sorted(set(got) - set(g))[:3]}, {len(rows)} rows")
+    for k, d in g.items():
+        r = got.get(k)
+        if r is None:
+            continue
+        if int(r["count"]) != len(d) or int(r["total_ns"]) != sum(d) or \
+                abs(num(r["mean_ns"]) - sum(d) / len(d)) > 0.05 + 1e-6:
+            errs.append(f"{k!r}: {r['count']}/{r['total_ns']}/{r['mean_ns']}, expected "
+                        f"{len(d)}/{sum(d)}/{sum(d) / len(d)}")
+    totals = [int(r["total_ns"]) for r in rows]
+    if totals != sorted(totals, reverse=True):
+        errs.append("rows are not sorted by total_ns descending")
+    return errs
+
+
 def main():
     report, nsys, out = sys.argv[1:4]
     c = sqlite3.connect(f"file:{nsys}?mode=ro", uri=True)
@@ -356,6 +558,14 @@ def main():
     elif report == "nvtx-startend-sum":
         exp = summary(groups_nvtx(c, (60, 71), False))
         errs = compare(exp, rows, lambda r: r["range"], dict(TIME_COLS, count="instances"))
+    elif report == "nvtx-gpu-proj-trace":
+        errs = compare_proj_trace(c, rows)
+    elif report == "nvtx-gpu-proj-sum":
+        errs = compare_proj_sum(c, rows)
+    elif report == "nvtx-kern-sum":
+        errs = compare_kern_sum(c, rows)
+    elif report == "range-sum":
+        errs = compare_range_sum(c, rows)
     else:
         sys.exit(f"unknown report {report}")
     print("ok" if not errs else "\n".join(errs[:10]))
