@@ -109,12 +109,24 @@ X Runtime cudaLaunchKernel 456 130 20 '"correlation": 335, "external id": 4'
 X Kernel 'void gemmSN_TN_kernel_64addr' 'stream 7' 220 8 '"correlation": 335, "external id": 4, "device": 0'
 trace_end
 import_trace "$TMP/dup.json" "$TMP/dup.db"
-# tb_plugin asserts one operator row with self device time 8. op-sum does not collapse the
-# same-name chain (remove_dup_nodes, "not reproduced" in queries/op-sum.sql), so its one row
-# aggregates 3 calls: device self 0+0+8 is still 8 µs, but device total is 8+8+8 and calls 3
-# where tb_plugin's single kept node has 8 and 1.
-is "$("$PROFQ" op-sum "$TMP/dup.db" --format csv | sed 1d | cut -d, -f1,3-5)" "aten::mm,3,8000,24000" \
-	"test_remove_dup_nodes: one aten::mm row, device self 8 (calls and device total differ, see above)"
+# tb_plugin asserts one operator row with self device time 8. The other columns follow from its
+# op_tree.py remove_dup_nodes: one kept node (1 call, host total 100) holding the innermost node's
+# runtime call, so host self 100 - 20 and device total 8.
+is "$("$PROFQ" op-sum "$TMP/dup.db" --format csv | sed 1d | cut -d, -f1,3-7)" "aten::mm,1,8000,8000,80000,100000" \
+	"test_remove_dup_nodes: the aten::mm chain is one node, device self 8"
+
+# remove_dup_nodes only collapses an only child: two same-name children stay three nodes, and
+# the parent's own runtime call (External id 2) stays with it
+trace_begin "$TMP/dup2.json"
+X Operator aten::mm 456 100 100 '"Input Dims": [], "External id": 2'
+X Operator aten::mm 456 110 30 '"Input Dims": [], "External id": 3'
+X Operator aten::mm 456 150 30 '"Input Dims": [], "External id": 4'
+X Runtime cudaLaunchKernel 456 185 5 '"correlation": 335, "external id": 2'
+X Kernel 'void gemmSN_TN_kernel_64addr' 'stream 7' 220 8 '"correlation": 335, "external id": 2, "device": 0'
+trace_end
+import_trace "$TMP/dup2.json" "$TMP/dup2.db"
+is "$("$PROFQ" op-sum "$TMP/dup2.db" --format csv | sed 1d | cut -d, -f1,3-7)" "aten::mm,3,8000,8000,95000,160000" \
+	"remove_dup_nodes: not applied to a node with two children (3 calls, host self 35 + 30 + 30)"
 
 # --- test_memory_view: [memory] events on thread 123 (CPU = Device Type 0, GPU0 = 1/0)
 M() { raw "{\"ph\":\"i\",\"s\":\"t\",\"name\":\"[memory]\",\"pid\":13721,\"tid\":123,\"ts\":$1,\"args\":{\"Device Type\":$2,\"Device Id\":$3,\"Addr\":$4,\"Bytes\":$5}}"; }
