@@ -3,6 +3,10 @@
 # tb_plugin/test/test_profiler.py at 041e7ce99f1562dd81232ee58b7c454ef16bfae2; notes/kineto_hta.md
 # §2.2): each test's inline trace restated as a hand-written Kineto trace, run through our report,
 # and checked against tb_plugin's expected values (µs in the trace, ns and bytes in the reports).
+# Here: test_tensor_core, test_group_by_kernel_columns(+_invalid_input), test_operator_relation,
+# test_remove_dup_nodes, test_memory_view, TestMemoryCurve.test_memory_curve_no_step_plot. Not here:
+# test_memory_curve_step_plot (memory-curve does no step-plot patching, see its header) and
+# test_tensor_core's op_tc_eligible / tc_eligible_ops_kernel_ratio (no report column has them).
 . "${0%/*}/../lib.sh"
 . "${0%/*}/trace.sh"
 
