@@ -12,7 +12,8 @@
 --    (0 when all durations are 0); tensor_cores_used: tb_plugin's 18 name patterns.
 --  * by kernel+op: kernels whose runtime call is known, keyed by (name, the operator owning the
 --    runtime call's external id or 'N/A', grid, block, registers, shared memory); grid and block
---    print as tb_plugin does, '[x, y, z]'.
+--    print as tb_plugin does, '[x, y, z]'. A launch field the trace lacks is NULL (tb_plugin's
+--    None), its own group: not merged with a kernel that has the value 0.
 WITH
 sel AS (SELECT coalesce(:run, (SELECT min(id) FROM runs)) AS run_id),
 k AS (
@@ -33,8 +34,9 @@ kop AS (  -- kernel+op rows: kernels whose runtime call is in the trace
   SELECT k.*, coalesce(opn.value, 'N/A') AS op,
          '[' || k.grid_x || ', ' || k.grid_y || ', ' || k.grid_z || ']' AS grid,
          '[' || k.block_x || ', ' || k.block_y || ', ' || k.block_z || ']' AS block,
-         coalesce(k.registers_per_thread, 0) AS regs,
-         coalesce(k.static_shared_bytes, 0) + coalesce(k.dynamic_shared_bytes, 0) AS smem
+         k.registers_per_thread AS regs,
+         CASE WHEN k.static_shared_bytes IS NOT NULL OR k.dynamic_shared_bytes IS NOT NULL
+              THEN coalesce(k.static_shared_bytes, 0) + coalesce(k.dynamic_shared_bytes, 0) END AS smem
   FROM k JOIN api_calls a ON a.process_id = k.process_id AND a.correlation_id = k.correlation_id
                          AND a.api_kind = 0
   LEFT JOIN owner o ON o.external_id = a.external_id

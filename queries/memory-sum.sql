@@ -21,6 +21,9 @@
 --    events). Listed names as in op-sum: cpu_op nodes except ProfilerStep#N, DataLoader/DataPipe,
 --    Optimizer.*, DataParallel.forward, DistributedDataParallel.forward.
 --  * events outside every node count for no operator.
+--  * not reproduced: tb_plugin's remove_dup_nodes collapse (op-sum does it): a chain of same-name
+--    operators, each the only child of the one above, stays separate calls here, so an event in
+--    it is in the total of every call of the chain (tb_plugin: one call).
 WITH
 sel AS (SELECT coalesce(:run, (SELECT min(id) FROM runs)) AS run_id),
 tnodes AS MATERIALIZED (

@@ -20,8 +20,10 @@
 --  * tc_eligible: the name is in tb_plugin's TC_OP_Allowlist, or a descendant's is, or the node's
 --    or a descendant's kernels used Tensor Cores (tb_plugin's 18 name patterns);
 --    tc_self_pct / tc_total_pct = Tensor Core kernel time / device self (total) time.
---  * not reproduced: tb_plugin's collapse of an operator whose only child has the same name
---    (remove_dup_nodes) and the module-view regrouping of backward ops.
+--  * remove_dup_nodes: an operator whose only child is an operator of the same name absorbs it
+--    (repeatedly): the kept node takes the chain bottom's children and runtime calls, the
+--    intermediate nodes' own runtime calls are dropped, as in tb_plugin and the autograd profiler.
+--  * not reproduced: the module-view regrouping of backward ops.
 WITH
 sel AS (SELECT coalesce(:run, (SELECT min(id) FROM runs)) AS run_id),
 node_filter(sql) AS (SELECT
@@ -103,9 +105,26 @@ tc_list(name) AS (VALUES ('aten::_convolution'), ('aten::conv1d'), ('aten::conv2
   ('aten::addmm_'), ('AddmvBackward'), ('MvBackward'), ('aten::cudnn_convolution_transpose_backward_weight'),
   ('aten::cudnn_convolution_transpose_backward_input'), ('AddmmBackward'),
   ('aten::cudnn_convolution_backward_input'), ('AddbmmBackward'), ('aten::cudnn_convolution_backward')),
+absorbed AS MATERIALIZED (  -- remove_dup_nodes: an operator that is its same-name operator parent's only child
+  SELECT c.d, c.a FROM (SELECT a, min(d) AS d FROM parent GROUP BY a HAVING count(*) = 1) c
+  JOIN ranges x ON x.id = c.d JOIN ranges y ON y.id = c.a
+  WHERE x.kind = 2 AND y.kind = 2 AND x.name_id = y.name_id
+),
+chain(top, id) AS MATERIALIZED (
+  SELECT a, d FROM absorbed WHERE a NOT IN (SELECT d FROM absorbed)
+  UNION ALL SELECT c.top, ab.d FROM chain c JOIN absorbed ab ON ab.a = c.id
+),
+eff AS MATERIALIZED (  -- node -> the node whose runtimes and children it keeps (the chain's bottom)
+  SELECT id AS node, id AS src FROM tnodes WHERE id NOT IN (SELECT top FROM chain)
+  UNION ALL SELECT top, id FROM chain WHERE id NOT IN (SELECT a FROM absorbed)
+),
+eown AS MATERIALIZED (  -- kept nodes only, with their effective own time
+  SELECT e.node, o.rt_ns, o.dev_ns, o.tc_ns, e.src FROM eff e JOIN own o ON o.node = e.src
+  WHERE e.node NOT IN (SELECT d FROM absorbed)
+),
 desc_dev AS MATERIALIZED (
   SELECT p.a AS id, total(o.dev_ns) AS dev_ns, total(o.tc_ns) AS tc_ns
-  FROM pairs p JOIN own o ON o.node = p.d GROUP BY p.a
+  FROM pairs p JOIN eown o ON o.node = p.d GROUP BY p.a
 ),
 desc_elig AS MATERIALIZED (
   SELECT DISTINCT p.a AS id FROM pairs p JOIN tnodes x ON x.id = p.d WHERE x.name IN (SELECT name FROM tc_list)
@@ -120,8 +139,8 @@ stats AS (
          o.dev_ns + coalesce(dd.dev_ns, 0) AS dev_total,
          o.tc_ns + coalesce(dd.tc_ns, 0) AS tc_total,
          (n.value IN (SELECT name FROM tc_list) OR de.id IS NOT NULL) AS elig
-  FROM own o JOIN ranges r ON r.id = o.node JOIN strings n ON n.id = r.name_id
-  LEFT JOIN child_dur cd ON cd.id = o.node
+  FROM eown o JOIN ranges r ON r.id = o.node JOIN strings n ON n.id = r.name_id
+  LEFT JOIN child_dur cd ON cd.id = o.src
   LEFT JOIN desc_dev dd ON dd.id = o.node LEFT JOIN desc_elig de ON de.id = o.node
   WHERE r.kind = 2 AND NOT (n.value GLOB 'ProfilerStep#*' OR n.value GLOB 'Optimizer.*'
         OR n.value GLOB 'enumerate(DataLoader)#*' OR n.value GLOB 'enumerate(DataPipe)#*'

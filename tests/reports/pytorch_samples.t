@@ -55,6 +55,9 @@ aten::cudnn_convolution_backward_input,312,130967000,130967000,29324000,41445000
 aten::cudnn_convolution,318,126619000,126619000,33121000,56998000
 aten::cudnn_batch_norm_backward,318,61939000,61939000,12238000,30460000
 aten::cudnn_batch_norm,318,34245000,34245000,19843000,71527000" "op-sum: top five rows equal tb_plugin's"
+# aten::div > aten::div chains (only child, same name) are one node in tb_plugin (remove_dup_nodes)
+is "$("$PROFQ" op-sum "$TMP/r0.db" --format csv | grep '^aten::div,' | cut -d, -f1,3-7)" \
+	"aten::div,198,144000,144000,20135000,35158000" "op-sum: aten::div as tb_plugin's (198 calls, device total 144)"
 like "$("$PROFQ" op-sum "$TMP/r0.db" --param by=name+input-shape --format csv | sed 1d | wc -l)" '^[0-9]+$' \
 	"op-sum --param by=name+input-shape runs"
 
