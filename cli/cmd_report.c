@@ -9,10 +9,14 @@
 static int list_reports(void)
 {
 	char summary[256];
+	int width = 0;
 
+	for (const pq_query *q = pq_queries; q->name != NULL; q++)
+		if ((int)strlen(q->name) > width)
+			width = (int)strlen(q->name);
 	for (const pq_query *q = pq_queries; q->name != NULL; q++) {
 		pq_query_summary(q, summary, sizeof(summary));
-		printf("%-24s %s\n", q->name, summary);
+		printf("%-*s  %s\n", width, q->name, summary);
 	}
 	return PQ_EXIT_OK;
 }

@@ -18,4 +18,15 @@ want=$(sed -n 's/^#define PROFQ_VERSION "\(.*\)"/\1/p' "$TOP/lib/version.h")
 like "$v" "^profq $want \\(schema version 1, SQLite 3\\.[0-9.]+\\)$" "--version names release, schema, SQLite"
 is "$("$PROFQ" -V)" "$v" "-V is --version"
 
+# Every canned report is listed, with a one-line description (its first "-- " line).
+list=$("$PROFQ" report --list)
+missing=""
+for f in "$TOP"/queries/*.sql; do
+	name=$(basename "$f" .sql)
+	desc=$(sed -n 's/^-- //p' "$f" | head -n 1)
+	got=$(printf '%s\n' "$list" | awk -v n="$name" '$1 == n { sub(/^[^ ]+ +/, ""); print }')
+	[ -n "$desc" ] && [ "$got" = "$desc" ] || missing="$missing $name"
+done
+is "$missing" "" "report --list names every queries/*.sql with its description"
+
 done_testing
