@@ -47,6 +47,7 @@ static int import_one(pq_store *s, const char *path, int keep_going, pq_error *e
 	if (f == PQ_IMPORT_UNKNOWN)
 		return -1;
 	opt.keep_going = keep_going;
+	pq_store_expect_rows(s, pq_import_expected_rows(path, f));
 	if (isatty(STDERR_FILENO)) {
 		opt.progress = show_progress;
 		opt.progress_ctx = (void *)path;

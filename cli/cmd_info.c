@@ -68,7 +68,9 @@ static int print_json(sqlite3 *db, const char *path, pq_error *err)
 	char *text;
 
 	if (root == NULL || !cJSON_AddStringToObject(root, "file", path) ||
-	    !cJSON_AddNumberToObject(root, "schema_version", PQ_SCHEMA_VERSION)) {
+	    !cJSON_AddNumberToObject(root, "schema_version", PQ_SCHEMA_VERSION) ||
+	    !cJSON_AddNumberToObject(root, "missing_event_indexes",
+				     pq_db_missing_event_indexes(db))) {
 		cJSON_Delete(root);
 		return pq_fail(err, "out of memory");
 	}
@@ -99,7 +101,12 @@ static int print_json(sqlite3 *db, const char *path, pq_error *err)
 
 static int print_tables(sqlite3 *db, const char *path, pq_error *err)
 {
+	int missing = pq_db_missing_event_indexes(db);
+
 	printf("file: %s (profq schema version %d)\n", path, PQ_SCHEMA_VERSION);
+	if (missing > 0)
+		printf("event indexes: %d missing (a recording is running, or was killed before it "
+		       "built them; the next import or record into this file builds them)\n", missing);
 	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
 		printf("\n%s:\n", sections[i].title);
 		if (pq_run_sql(db, sections[i].sql, NULL, PQ_FORMAT_TABLE, stdout, err) != 0)

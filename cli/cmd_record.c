@@ -185,6 +185,10 @@ static int begin(const char *db_path, const rec_opts *o, char **cmd, const char 
 	run.source_path = line;
 	run.source_version = PROFQ_VERSION;
 	run.hostname = host;
+	/* The recorded processes write without the event indexes; finish() builds them. The size of
+	 * a recording is unknown here: assume a million rows, so a file holding more than that keeps
+	 * its indexes rather than rebuilding them all at the end. */
+	pq_store_expect_rows(s, 1000000);
 	if (pq_store_begin_run(s, &run, run_id, &err) == 0 &&
 	    pq_store_set_metadata(s, "command", line, &err) == 0 &&
 	    pq_store_set_metadata(s, "kinds", o->kinds, &err) == 0 &&
@@ -214,7 +218,10 @@ static int finish(const char *db_path, int64_t run_id, int64_t start, int64_t en
 		pq_store_close(s);
 		return pq_cli_fail("cannot complete the run in %s: %s", db_path, err.msg);
 	}
-	if (abort_run) {
+	/* begin() may have dropped the event indexes (pq_store_expect_rows). */
+	if (pq_store_build_indexes(s, &err) != 0) {
+		rc = -1;
+	} else if (abort_run) {
 		rc = pq_store_abort_run(s, &err);
 	} else {
 		if (WIFSIGNALED(status))

@@ -6,6 +6,8 @@
 #ifndef PQ_DB_H
 #define PQ_DB_H
 
+#include <stdint.h>
+
 #include <sqlite3.h>
 
 #include "error.h"
@@ -30,5 +32,15 @@ int pq_db_create_schema(sqlite3 *db, pq_error *err);
 
 /* Runs sql (several statements allowed) and reports a failure as "<what>: <sqlite message>". */
 int pq_db_exec(sqlite3 *db, const char *sql, const char *what, pq_error *err);
+
+/* The event tables' secondary indexes (schema/schema.sql's CREATE INDEX statements on event
+ * tables), dropped before a bulk load and built again after it (db_indexes.c). Building joins the
+ * caller's transaction when one is open; indexes that exist are left alone. */
+int pq_db_drop_event_indexes(sqlite3 *db, pq_error *err);
+int pq_db_build_event_indexes(sqlite3 *db, pq_error *err);
+/* How many of those indexes the file lacks (-1 when it cannot tell). */
+int pq_db_missing_event_indexes(sqlite3 *db);
+/* An upper bound on the rows the event tables hold, from their largest ids. */
+int64_t pq_db_event_rows(sqlite3 *db);
 
 #endif

@@ -37,6 +37,10 @@ enum pq_import_format { PQ_IMPORT_UNKNOWN, PQ_IMPORT_CHROME_JSON, PQ_IMPORT_NSYS
  * Returns PQ_IMPORT_UNKNOWN with err set when it is neither, or cannot be read. */
 enum pq_import_format pq_import_detect(const char *path, pq_error *err);
 
+/* A rough count of the rows importing the file will write, from its size (what
+ * pq_store_expect_rows() wants); 0 when the file cannot be read. */
+int64_t pq_import_expected_rows(const char *path, enum pq_import_format f);
+
 /* Chrome trace-event JSON (.json or .json.gz): PyTorch profiler / Kineto, JAX, other producers. */
 int pq_import_chrome(pq_store *s, const char *path, const pq_import_options *opt,
 		     pq_import_stats *stats, pq_error *err);

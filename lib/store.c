@@ -59,6 +59,8 @@ struct pq_store {
 	int64_t batch_rows;       /* auto-commit threshold, 0 = never, < 0 = one txn per run */
 	int64_t pending_rows;     /* rows in the open transaction */
 	int in_txn;
+	int64_t expect_rows;      /* pq_store_expect_rows() for the next run */
+	int deferred;             /* the event indexes were dropped by this store */
 	int64_t span_start, span_end;
 	sqlite3_stmt *insert[PQ_T_COUNT];
 	sqlite3_stmt *stmts[Q_COUNT_STMTS];
@@ -221,6 +223,33 @@ void pq_store_close(pq_store *s)
 	pq_strmap_free(&s->strings);
 	pq_strmap_free(&s->dims);
 	free(s);
+}
+
+void pq_store_expect_rows(pq_store *s, int64_t rows)
+{
+	s->expect_rows = rows;
+}
+
+/* Commits unless the run is one transaction (batch_rows < 0), which then carries the change. */
+static int commit_unless_one_txn(pq_store *s, pq_error *err)
+{
+	return s->batch_rows < 0 ? 0 : pq_store_commit(s, err);
+}
+
+int pq_store_defer_indexes(pq_store *s, pq_error *err)
+{
+	if (begin_txn(s, err) != 0 || pq_db_drop_event_indexes(s->db, err) != 0)
+		return -1;
+	s->deferred = 1;
+	return commit_unless_one_txn(s, err);
+}
+
+int pq_store_build_indexes(pq_store *s, pq_error *err)
+{
+	if (begin_txn(s, err) != 0 || pq_db_build_event_indexes(s->db, err) != 0)
+		return -1;
+	s->deferred = 0;
+	return commit_unless_one_txn(s, err);
 }
 
 int pq_store_intern(pq_store *s, const char *text, int64_t *id, pq_error *err)
@@ -539,6 +568,10 @@ int pq_store_begin_run(pq_store *s, const pq_run_info *info, int64_t *run_id, pq
 	pq_strmap_free(&s->dims);
 	if (run_id != NULL)
 		*run_id = s->run_id;
+	if (s->expect_rows > 0 && pq_db_event_rows(s->db) <= s->expect_rows &&
+	    pq_store_defer_indexes(s, err) != 0)
+		return -1;
+	s->expect_rows = 0;
 	if (s->batch_rows < 0)
 		return 0; /* the run and its rows commit together at finish */
 	return pq_store_commit(s, err);
@@ -632,6 +665,10 @@ int pq_store_finish_run(pq_store *s, pq_error *err)
 
 	if (need_run(s, err) != 0)
 		return -1;
+	/* Always, not only when this store deferred them: a recording that was killed before it
+	 * could build them leaves the file without, and the next finished run repairs that. */
+	if (pq_store_build_indexes(s, err) != 0)
+		return -1;
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
 		return fail_db(s, err, "cannot finish the run");
 	sqlite3_bind_int64(st, 1, s->run_id);
@@ -659,6 +696,8 @@ int pq_store_abort_run(pq_store *s, pq_error *err)
 	if (s->in_txn) {
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 		s->in_txn = 0;
+		if (s->batch_rows < 0)
+			s->deferred = 0; /* the drop was rolled back with the rows */
 	}
 	/* The rollback may have dropped strings the cache still lists. */
 	pq_strmap_free(&s->strings);
@@ -673,9 +712,11 @@ int pq_store_abort_run(pq_store *s, pq_error *err)
 	}
 	snprintf(sql, sizeof(sql), "DELETE FROM runs WHERE id = %" PRId64, s->run_id);
 	if (pq_db_exec(s->db, sql, "cannot delete the run", err) != 0 ||
+	    (s->deferred && pq_db_build_event_indexes(s->db, err) != 0) ||
 	    pq_store_commit(s, err) != 0)
 		return -1;
 	s->run_id = 0;
+	s->deferred = 0;
 	return 0;
 }
 

@@ -204,6 +204,19 @@ int pq_store_finish_run(pq_store *s, pq_error *err);
 /* Throws the open run away: rolls back what is pending and deletes what was committed. */
 int pq_store_abort_run(pq_store *s, pq_error *err);
 
+/* Bulk loads. The next run begun expects about `rows` event rows: when the event tables hold no
+ * more rows than that already, the run is written without their secondary indexes, and
+ * pq_store_finish_run() builds them again (inside the run's transaction when batch_rows < 0, so a
+ * rollback restores them too). Sorting the rows once is several times cheaper than updating every
+ * index per row. 0, the default, keeps the indexes. */
+void pq_store_expect_rows(pq_store *s, int64_t rows);
+
+/* The same by hand, for writers spread over processes (`profq record` drops the indexes before the
+ * recorded processes start and builds them once the last has exited). Both commit at once unless
+ * batch_rows < 0; building leaves indexes that exist alone. */
+int pq_store_defer_indexes(pq_store *s, pq_error *err);
+int pq_store_build_indexes(pq_store *s, pq_error *err);
+
 /* Interns a string; *id receives its strings.id. */
 int pq_store_intern(pq_store *s, const char *text, int64_t *id, pq_error *err);
 

@@ -326,6 +326,85 @@ static void test_abort(void)
 	       1, "the other run is untouched");
 }
 
+#define EVENT_INDEXES "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND tbl_name IN " \
+	"('kernels', 'memcpys', 'memsets', 'api_calls', 'ranges', 'marks', 'memory_events', " \
+	"'counters', 'synchronizations', 'flows')"
+
+static void add_marks(pq_store *s, int n)
+{
+	pq_error err;
+	pq_mark m;
+
+	pq_mark_init(&m);
+	m.kind = PQ_MARK_NVTX;
+	m.name = "bulk";
+	for (int i = 0; i < n; i++) {
+		m.ts_ns = 100 + i;
+		pq_store_mark(s, &m, NULL, &err);
+	}
+}
+
+/* A bulk run is written without the event indexes and finishes with all of them rebuilt and
+ * consistent; a file already larger than the run keeps them; an aborted one-transaction run
+ * restores them with its rollback. */
+static void test_deferred_indexes(void)
+{
+	const char *path = path_in("bulk.db");
+	int64_t all, dims;
+	char *check;
+	pq_store *s;
+	pq_error err;
+	pq_run_info run;
+	sqlite3 *db = NULL;
+
+	pq_store_open(path, 0, &s, &err);
+	all = query_int(path, EVENT_INDEXES);
+	dims = query_int(path, "SELECT count(*) FROM sqlite_master WHERE type = 'index'") - all;
+	ok(all >= 20, "a new file has the event indexes (%" PRId64 ")", all);
+	pq_run_info_init(&run);
+	run.source = "bulk";
+	pq_store_expect_rows(s, 1000);
+	ok(pq_store_begin_run(s, &run, NULL, &err) == 0, "begin a bulk run");
+	is_int(query_int(path, EVENT_INDEXES), 0, "a reader sees no event index during the run");
+	is_int(query_int(path, "SELECT count(*) FROM sqlite_master WHERE type = 'index'"), dims,
+	       "the dimension tables keep theirs");
+	sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL);
+	is_int(pq_db_missing_event_indexes(db), all, "pq_db_missing_event_indexes counts them all");
+	add_marks(s, 3);
+	ok(pq_store_finish_run(s, &err) == 0, "finish the bulk run");
+	is_int(query_int(path, EVENT_INDEXES), all, "finishing builds every event index again");
+	is_int(pq_db_missing_event_indexes(db), 0, "none is missing");
+	check = query_text(path, "PRAGMA integrity_check");
+	is_str(check, "ok", "the indexes match the rows");
+	free(check);
+	is_int(query_int(path, "SELECT count(*) FROM marks INDEXED BY marks_run_time "
+			       "WHERE run_id = 1 AND ts_ns >= 101"), 2, "and are used");
+
+	pq_store_expect_rows(s, 2); /* the file holds 3 event rows: more than this run expects */
+	pq_store_begin_run(s, &run, NULL, &err);
+	is_int(query_int(path, EVENT_INDEXES), all, "a file larger than the run keeps its indexes");
+	pq_store_finish_run(s, &err);
+	pq_store_close(s);
+
+	pq_store_open(path, -1, &s, &err);
+	pq_store_expect_rows(s, 1000);
+	pq_store_begin_run(s, &run, NULL, &err);
+	add_marks(s, 2);
+	ok(pq_store_abort_run(s, &err) == 0, "abort a one-transaction bulk run");
+	pq_store_close(s);
+	is_int(query_int(path, EVENT_INDEXES), all, "the rollback restores the indexes");
+	is_int(query_int(path, "SELECT count(*) FROM runs"), 2, "and drops the run");
+
+	pq_store_open(path, 0, &s, &err);
+	ok(pq_store_defer_indexes(s, &err) == 0 && pq_db_missing_event_indexes(db) == all,
+	   "pq_store_defer_indexes drops them at once");
+	ok(pq_store_build_indexes(s, &err) == 0 && pq_db_missing_event_indexes(db) == 0,
+	   "pq_store_build_indexes builds them at once");
+	ok(pq_store_build_indexes(s, &err) == 0, "building again is harmless");
+	pq_store_close(s);
+	sqlite3_close(db);
+}
+
 /* Two connections (as two recorded processes) write into one run; ranges open and close later. */
 static void test_attach_and_range_end(void)
 {
@@ -463,6 +542,7 @@ int main(void)
 	test_required_fields();
 	test_batching();
 	test_abort();
+	test_deferred_indexes();
 	test_attach_and_range_end();
 	test_refusals();
 	{

@@ -33,7 +33,7 @@ static int tap_point(int pass, const char *file, int line, const char *fmt, va_l
 }
 
 static int tap_ok(int pass, const char *file, int line, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+	__attribute__((format(printf, 4, 5), unused));
 static int tap_ok(int pass, const char *file, int line, const char *fmt, ...)
 {
 	va_list ap;
@@ -46,7 +46,7 @@ static int tap_ok(int pass, const char *file, int line, const char *fmt, ...)
 }
 
 static int tap_is_int(int64_t got, int64_t want, const char *file, int line, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
+	__attribute__((format(printf, 5, 6), unused));
 static int tap_is_int(int64_t got, int64_t want, const char *file, int line, const char *fmt, ...)
 {
 	va_list ap;
@@ -61,7 +61,7 @@ static int tap_is_int(int64_t got, int64_t want, const char *file, int line, con
 }
 
 static int tap_is_str(const char *got, const char *want, const char *file, int line,
-		      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+		      const char *fmt, ...) __attribute__((format(printf, 5, 6), unused));
 static int tap_is_str(const char *got, const char *want, const char *file, int line,
 		      const char *fmt, ...)
 {

@@ -61,10 +61,32 @@ for i in $(seq 100); do grep -q ready kill.out 2>/dev/null && break; sleep 0.1; 
 sleep 0.5
 n1=$(sqlite kill.db "SELECT count(*) FROM ranges")
 ok "$([ "$n1" -ge 100 ]; echo $?)" "a reader sees committed ranges while recording ($n1)"
+# The recorded processes write without the event tables' secondary indexes; profq says so.
+like "$("$PROFQ" info kill.db | sed -n 2p)" "^event indexes: [1-9][0-9]* missing \(a recording is running" \
+	"profq info tells a reader the event indexes are not built yet"
 app=$(pgrep -P $lp)
 kill -KILL "$app"; t_kill=$(date +%s%N)
 wait $lp; is "$?" 137 "SIGKILL: 128+9"
 is "$(sqlite kill.db "PRAGMA integrity_check")" ok "the database passes integrity_check"
+sqlite fresh.db <"$TOP/schema/schema.sql"
+indexes="SELECT group_concat(name) FROM (SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name)"
+want=$(sqlite fresh.db "$indexes")
+is "$(sqlite kill.db "$indexes")" "$want" "the launcher built every index of the schema once the command ended"
+is "$(sqlite kill.db "SELECT count(*) FROM ranges INDEXED BY ranges_run_time WHERE run_id = 1 AND start_ns > 0")" \
+	"$(sqlite kill.db "SELECT count(*) FROM ranges NOT INDEXED WHERE run_id = 1")" "and the index holds every range"
+
+# A launcher killed before it could build them leaves them missing; the next import builds them.
+"$PROFQ" record -o lk.db -- "$APP" loop 100 >lk.out 2>/dev/null &
+lp=$!
+for i in $(seq 100); do grep -q ready lk.out 2>/dev/null && break; sleep 0.1; done
+app=$(pgrep -P $lp)
+kill -KILL $lp; kill -KILL "$app"; wait $lp 2>/dev/null
+like "$("$PROFQ" info lk.db | sed -n 2p)" "^event indexes: [1-9][0-9]* missing" "a killed launcher leaves the indexes missing"
+echo '[{"name": "x", "ph": "X", "ts": 1, "dur": 1, "pid": 1, "tid": 1}]' >one.json
+"$PROFQ" import -o lk.db one.json >/dev/null
+is "$(sqlite lk.db "$indexes")" "$want" "the next import into the file builds them"
+is "$("$PROFQ" info --format json lk.db 2>/dev/null | py -c 'import json,sys; print(json.load(sys.stdin)["missing_event_indexes"])')" 0 \
+	"profq info --format json: missing_event_indexes 0"
 last=$(sqlite kill.db "SELECT max(end_ns) FROM ranges")
 ok "$([ $((t_kill - last)) -lt 600000000 ]; echo $?)" \
 	"the newest stored range ended within the last interval (+ margin) before the kill"

@@ -1,0 +1,143 @@
+/* db_indexes.c - the event tables' secondary indexes, dropped for a bulk load and built again.
+ *
+ * schema/schema.sql stays the one definition: the CREATE INDEX statements are read from the
+ * embedded text, and those on event tables are the deferrable ones. Building an index once over
+ * rows already written sorts them; keeping it up to date per row costs a B-tree descent per row and
+ * index, which is most of an insert's time (bench/RESULTS.md, Store). Dimension tables keep their
+ * indexes: the store's upserts need the unique keys and the tables are small.
+ */
+#include "db.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "schema_sql.h"
+
+static const char *const event_tables[] = {
+	"kernels", "memcpys", "memsets", "api_calls", "ranges", "marks", "memory_events",
+	"counters", "synchronizations", "flows",
+};
+
+#define CREATE_INDEX "CREATE INDEX "
+
+/* One CREATE INDEX statement of the schema text. */
+typedef struct index_def {
+	const char *name, *table, *rest;  /* rest: from the name to the ';' */
+	int name_len, table_len, rest_len;
+} index_def;
+
+static int is_event_table(const char *name, int len)
+{
+	for (size_t i = 0; i < sizeof(event_tables) / sizeof(event_tables[0]); i++)
+		if ((int)strlen(event_tables[i]) == len && strncmp(event_tables[i], name, len) == 0)
+			return 1;
+	return 0;
+}
+
+static const char *skip_word(const char *p, int *len)
+{
+	const char *start;
+
+	while (*p == ' ' || *p == '\n')
+		p++;
+	start = p;
+	while (*p != '\0' && *p != ' ' && *p != '\n' && *p != '(' && *p != ';')
+		p++;
+	*len = (int)(p - start);
+	return start;
+}
+
+/* The next event-table index statement at or after *pos (advanced past it); 0 when none is left. */
+static int next_event_index(const char **pos, index_def *d)
+{
+	const char *p = *pos;
+
+	while ((p = strstr(p, "\n" CREATE_INDEX)) != NULL) {
+		const char *end, *on;
+
+		p += 1 + strlen(CREATE_INDEX);
+		end = strchr(p, ';');
+		if (end == NULL)
+			return 0;
+		d->name = skip_word(p, &d->name_len);
+		on = strstr(d->name, " ON ");
+		if (on == NULL || on > end)
+			return 0;
+		d->table = skip_word(on + 4, &d->table_len);
+		d->rest = d->name;
+		d->rest_len = (int)(end - d->name);
+		p = end;
+		if (is_event_table(d->table, d->table_len)) {
+			*pos = p;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int pq_db_drop_event_indexes(sqlite3 *db, pq_error *err)
+{
+	const char *pos = pq_schema_sql;
+	index_def d;
+	char sql[128];
+
+	while (next_event_index(&pos, &d)) {
+		snprintf(sql, sizeof(sql), "DROP INDEX IF EXISTS %.*s", d.name_len, d.name);
+		if (pq_db_exec(db, sql, "cannot drop an index", err) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+int pq_db_build_event_indexes(sqlite3 *db, pq_error *err)
+{
+	const char *pos = pq_schema_sql;
+	index_def d;
+	char sql[1024];
+
+	while (next_event_index(&pos, &d)) {
+		if (snprintf(sql, sizeof(sql), CREATE_INDEX "IF NOT EXISTS %.*s", d.rest_len,
+			     d.rest) >= (int)sizeof(sql))
+			return pq_fail(err, "an index definition is too long");
+		if (pq_db_exec(db, sql, "cannot build an index", err) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+int pq_db_missing_event_indexes(sqlite3 *db)
+{
+	const char *pos = pq_schema_sql;
+	sqlite3_stmt *st = NULL;
+	index_def d;
+	int missing = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?1",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	while (next_event_index(&pos, &d)) {
+		sqlite3_bind_text(st, 1, d.name, d.name_len, SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_ROW)
+			missing++;
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return missing;
+}
+
+int64_t pq_db_event_rows(sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	int64_t rows = 0;
+	char sql[96];
+
+	/* max(id) is one B-tree descent; ids only grow, so it bounds the row count from above. */
+	for (size_t i = 0; i < sizeof(event_tables) / sizeof(event_tables[0]); i++) {
+		snprintf(sql, sizeof(sql), "SELECT max(id) FROM %s", event_tables[i]);
+		if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
+		    sqlite3_step(st) == SQLITE_ROW)
+			rows += sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+	}
+	return rows;
+}
