@@ -130,7 +130,7 @@ $(B)/tests/collector_%: tests/c/collector_%_test.c tests/c/tap.h $(B)/libprofq_c
 # Programs that use NVTX the way applications do (header-only nvtx3, nothing linked but -ldl).
 NVTX_CFLAGS = $(WARN) $(DEFS) -isystem $(CUPTI_INC) -pthread $(CFLAGS)
 NVTX_PROGS := $(if $(COLLECTOR),$(patsubst tests/nvtx/%.c,$(B)/tests/nvtx/%,$(filter-out tests/nvtx/lib%,$(wildcard tests/nvtx/*.c))) \
-	$(B)/tests/nvtx/libnvtxpeer.so $(B)/examples/nvtx_demo $(B)/bench/nvtx_bench $(B)/bench/writer_bench \
+	$(B)/tests/nvtx/libnvtxpeer.so $(B)/examples/nvtx_demo $(B)/bench/nvtx_bench $(B)/bench/writer_bench $(B)/bench/sqlite_ceiling \
 	$(B)/tests/fake_driver)
 all: $(NVTX_PROGS)
 
@@ -149,6 +149,9 @@ $(B)/bench/nvtx_bench: bench/nvtx_bench.c
 $(B)/tests/fake_driver: tests/c/fake_driver.c
 	@mkdir -p $(@D)
 	$(CC) $(NVTX_CFLAGS) $(LDFLAGS) -o $@ $< -ldl
+$(B)/bench/sqlite_ceiling: bench/sqlite_ceiling.c $(B)/libprofq.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libprofq.a $(DEP_LIBS)
 $(B)/bench/writer_bench: bench/writer_bench.c $(B)/libprofq_collector.a $(B)/libprofq.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -isystem $(CUPTI_INC) -Icollector -pthread -o $@ $< \
