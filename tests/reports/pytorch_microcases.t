@@ -263,4 +263,16 @@ GPU0 [498, 4028, 10240]
 GPU0 [500, 1028, 10240]
 GPU0 [501, 1024, 10240]
 GPU0 [905, 0, 10240]" "TestMemoryCurve.test_memory_curve_no_step_plot: every CPU and GPU0 point (relative ts, allocated, reserved)"
+
+# --- TestMemoryCurve.test_memory_curve_step_plot: the same events with --plot step. tb_plugin
+# inserts before each point but a device's first one (its time, the previous point's values):
+# 2n - 1 points per device. All 23 + 19 points, as tb_plugin's get_memory_curve gives them.
+is "$("$PROFQ" memory-curve "$TMP/mc.db" --plot step --format csv | sed 1d |
+	awk -F, 'NR == 1 || $1 < t0 { t0 = $1 } { row[NR] = $0 } END {
+		for (i = 1; i <= NR; i++) { split(row[i], f, ","); printf "%s[%s, %s, %s] ", (f[2] != d ? "\n" f[2] " " : ""), (f[1] - t0) / 1000, f[3], f[4]; d = f[2] } }' | sed '1d; s/ $//')" \
+"CPU [0, 4, 0] [19, 4, 0] [19, 0, 0] [99, 0, 0] [99, 8000, 0] [199, 8000, 0] [199, 0, 0] [299, 0, 0] [299, 4, 0] [399, 4, 0] [399, 20, 0] [499, 20, 0] [499, 4020, 0] [599, 4020, 0] [599, 4004, 0] [699, 4004, 0] [699, 4084, 0] [799, 4084, 0] [799, 4080, 0] [899, 4080, 0] [899, 4000, 0] [904, 4000, 0] [904, 0, 0]
+GPU0 [1, 400, 512] [21, 400, 512] [21, 0, 512] [104, 0, 512] [104, 5000, 10240] [105, 5000, 10240] [105, 8000, 10240] [204, 8000, 10240] [204, 3000, 10240] [400, 3000, 10240] [400, 4024, 10240] [498, 4024, 10240] [498, 4028, 10240] [500, 4028, 10240] [500, 1028, 10240] [501, 1028, 10240] [501, 1024, 10240] [905, 1024, 10240] [905, 0, 10240]" \
+	"TestMemoryCurve.test_memory_curve_step_plot: 2n - 1 points per device, each inserted one at the next time with the previous values"
+is "$("$PROFQ" memory-curve "$TMP/mc.db" --param plot=step --format csv | sed 1d | wc -l | tr -d ' ')" 42 \
+	"memory-curve: --param plot=step works too (23 + 19 points)"
 done_testing
