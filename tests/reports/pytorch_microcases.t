@@ -26,11 +26,42 @@ is "$("$PROFQ" op-sum "$TMP/tc.db" --format csv | sed 1d | cut -d, -f1,8-10 | so
 "aten::conv2d,1,0.0,60.0
 aten::cudnn_convolution,1,100.0,100.0
 op_no_tc,0,0.0,0.0" "test_tensor_core: conv2d eligible, tc self 0, tc total 15/(15+10); cudnn_convolution 1.0; op_no_tc 0"
-# kernel+op rows as name,op,tensor_cores_used (tb_plugin's op_tc_eligible is not a kernel-sum column)
-is "$("$PROFQ" kernel-sum "$TMP/tc.db" --param by=kernel+op --format csv | sed 1d | cut -d, -f1,2,7 | sort)" \
-"kernel_no_tc,op_no_tc,0
-volta_fp16_s884cudnn_fp16_128x128_ldg8_splitK_relu_f2f_exp_small_nhwc_tn_v1,aten::cudnn_convolution,1" \
-	"test_tensor_core: kernels grouped by op, the s884 kernel uses Tensor Cores"
+# kernel+op rows as name,op,tensor_cores_used,op_tc_eligible
+is "$("$PROFQ" kernel-sum "$TMP/tc.db" --param by=kernel+op --format csv | sed 1d | cut -d, -f1,2,7,15 | sort)" \
+"kernel_no_tc,op_no_tc,0,0
+volta_fp16_s884cudnn_fp16_128x128_ldg8_splitK_relu_f2f_exp_small_nhwc_tn_v1,aten::cudnn_convolution,1,1" \
+	"test_tensor_core: kernels grouped by op, the s884 kernel uses Tensor Cores, op_tc_eligible as tb_plugin's"
+is "$("$PROFQ" kernel-sum "$TMP/tc.db" --format csv | sed 1d | cut -d, -f15 | sort -u)" "" \
+	"kernel-sum by kernel: op_tc_eligible is empty (NULL)"
+# tc_eligible_ops_kernel_ratio: the bottom eligible op (cudnn_convolution, not conv2d above it) 15
+# over all ops' own kernel time 15 + 10; on every op-sum row
+is "$("$PROFQ" op-sum "$TMP/tc.db" --format csv | sed 1d | cut -d, -f11 | sort -u)" "60.0" \
+	"test_tensor_core: tc_eligible_ops_kernel_ratio = 15/(15+10)"
+
+# Not a tb_plugin test (values from running tb_plugin's code on this trace): op_tc, not in the
+# allowlist, becomes eligible by its own s884 kernel and is then the bottom eligible op under
+# aten::conv2d (ratio 10 / (10 + 20 + 5)); its kernel's op_tc_eligible stays 0, as tb_plugin sets
+# it before that promotion.
+trace_begin "$TMP/tc2.json"
+X Operator aten::conv2d 123 200 100 '"External id": 3'
+X Operator op_tc 123 205 10 '"External id": 4'
+X Operator aten::relu 123 220 10 '"External id": 5'
+X Runtime cudaLaunchKernel 123 206 2 '"correlation": 1000, "external id": 4'
+X Kernel volta_s884gemm_128x128 'stream 7' 210 10 '"correlation": 1000, "external id": 4, "device": 0'
+X Runtime cudaLaunchKernel 123 221 2 '"correlation": 1001, "external id": 5'
+X Kernel kernel_no_tc 'stream 7' 225 20 '"correlation": 1001, "external id": 5, "device": 0'
+X Runtime cudaLaunchKernel 123 240 2 '"correlation": 1002, "external id": 3'
+X Kernel kernel_no_tc 'stream 7' 250 5 '"correlation": 1002, "external id": 3, "device": 0'
+trace_end
+import_trace "$TMP/tc2.json" "$TMP/tc2.db"
+is "$("$PROFQ" op-sum "$TMP/tc2.db" --format csv | sed 1d | cut -d, -f1,8,11 | sort)" \
+"aten::conv2d,1,28.57
+aten::relu,0,28.57
+op_tc,1,28.57" "tc_eligible_ops_kernel_pct: an op eligible by its own Tensor Core kernel is the bottom one (10/35)"
+is "$("$PROFQ" kernel-sum "$TMP/tc2.db" --param by=kernel+op --format csv | sed 1d | cut -d, -f1,2,7,15 | sort)" \
+"kernel_no_tc,aten::conv2d,0,1
+kernel_no_tc,aten::relu,0,0
+volta_s884gemm_128x128,op_tc,1,0" "op_tc_eligible: the op's allowlist membership, not its promotion"
 is "$("$PROFQ" gpu-summary "$TMP/tc.db" --format csv | sed 1d | cut -d, -f1,8)" "0,60.0" \
 	"test_tensor_core: profile.tc_ratio[0] = 15/(15+10)"
 
