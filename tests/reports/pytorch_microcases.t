@@ -3,10 +3,16 @@
 # tb_plugin/test/test_profiler.py at 041e7ce99f1562dd81232ee58b7c454ef16bfae2; notes/kineto_hta.md
 # §2.2): each test's inline trace restated as a hand-written Kineto trace, run through our report,
 # and checked against tb_plugin's expected values (µs in the trace, ns and bytes in the reports).
-# Here: test_tensor_core, test_group_by_kernel_columns(+_invalid_input), test_operator_relation,
-# test_remove_dup_nodes, test_memory_view, TestMemoryCurve.test_memory_curve_no_step_plot. Not here:
-# test_memory_curve_step_plot (memory-curve does no step-plot patching, see its header) and
-# test_tensor_core's op_tc_eligible / tc_eligible_ops_kernel_ratio (no report column has them).
+# Here: test_tensor_core (op-sum's tc columns and tc_eligible_ops_kernel_pct, kernel-sum's
+# op_tc_eligible, gpu-summary's tc ratio), test_group_by_kernel_columns(+_invalid_input),
+# test_operator_relation, test_remove_dup_nodes, test_memory_view, TestMemoryCurve (both, the
+# step plot through memory-curve --plot step), TestModuleView (module-view), test_self_time,
+# test_distributed_nccl_user_annotation_has_communication. Elsewhere:
+# pytorch_steps.t (step costs, GPU metrics, TestDataPipe), pytorch_ops.t (operator/kernel views),
+# pytorch_distributed.t (TestDistributed: overlap, wait and communication-op rows). Every
+# micro-case listed in notes/kineto_hta.md §2.2 is now a test. Not covered: module-view's
+# backward-op regrouping and tb_plugin's keeping apart of differently shaped trees under one
+# top module (no tb_plugin test pins either), PyTorch Lightning module views.
 . "${0%/*}/../lib.sh"
 . "${0%/*}/trace.sh"
 
@@ -306,4 +312,99 @@ GPU0 [1, 400, 512] [21, 400, 512] [21, 0, 512] [104, 0, 512] [104, 5000, 10240] 
 	"TestMemoryCurve.test_memory_curve_step_plot: 2n - 1 points per device, each inserted one at the next time with the previous values"
 is "$("$PROFQ" memory-curve "$TMP/mc.db" --param plot=step --format csv | sed 1d | wc -l | tr -d ' ')" 42 \
 	"memory-curve: --param plot=step works too (23 + 19 points)"
+# --- TestModuleView.test_build_module_hierarchy: python_function events (Python id / parent id,
+# modules with a Python module id) under a test_root function; three MyModule > Linear > addmm
+# instances and one Conv2. tb_plugin: two top modules sorted by name, Conv2 and MyModule, the
+# latter with the one child Linear. The statistics are tb_plugin's aggegate_module_view output
+# for this trace (host µs: MyModule 3 x 211, self 633 - 3 x 62; Linear 3 x 62, self 186 - 31 - 32 - 33).
+P() { X python_function "$1" 1908 "$2" "$3" "\"Python id\": $4${5:+, \"Python parent id\": $5}${6:+, \"Python module id\": $6}"; }
+trace_begin "$TMP/mod.json"
+P test_root 1 19367 1
+P 'nn.Module: MyModule' 2 211 2 1 0
+P 'nn.Module: Linear' 5 62 3 2 1
+X cpu_op aten::addmm 1908 10 31 '"External id": 12182, "Fwd thread id": 0, "Sequence number": 4006, "python_caller_id": 3'
+P 'nn.Module: MyModule' 1000 211 4 1 0
+P 'nn.Module: Linear' 1001 62 5 4 1
+X cpu_op aten::addmm 1908 1002 32 '"External id": 12182, "Fwd thread id": 0, "Sequence number": 4006, "python_caller_id": 5'
+P 'nn.Module: MyModule' 2000 211 6 1 0
+P 'nn.Module: Linear' 2001 62 7 6 1
+X cpu_op aten::addmm 1908 2002 33 '"External id": 12182, "Fwd thread id": 0, "Sequence number": 4006, "python_caller_id": 7'
+P 'nn.Module: Conv2' 3000 211 8 1 100
+trace_end
+import_trace "$TMP/mod.json" "$TMP/mod.db"
+# module-view rows as path,depth,name,module_id,occurrences,operators,host total,host self (µs)
+is "$("$PROFQ" module-view "$TMP/mod.db" --format csv | sed 1d | awk -F, '{ print $1 "," $2 "," $3 "," $4 "," $5 "," $6 "," $7 / 1000 "," $8 / 1000 }')" \
+"Conv2,0,Conv2,100,1,0,211,211
+MyModule,0,MyModule,0,3,0,633,447
+MyModule/Linear,1,Linear,1,3,3,186,90" \
+	"test_build_module_hierarchy: top modules Conv2 and MyModule, MyModule's one child Linear"
+
+# Not a tb_plugin test (values from running tb_plugin's aggegate_module_view on this trace): a
+# non-module python function between Net and Block, two Block module ids, kernels and a memcpy
+# below the modules, an op of Net outside forward, a ProfilerStep around it all.
+trace_begin "$TMP/mod2.json"
+X cpu_op 'ProfilerStep#1' 1 0 1000 '"External id": 1'
+P() { X python_function "$1" 1 "$2" "$3" "\"Python id\": $4${5:+, \"Python parent id\": $5}${6:+, \"Python module id\": $6}"; }
+P train 5 990 1
+P 'nn.Module: Net' 10 590 2 1 0
+P forward 12 578 3 2
+P 'nn.Module: Block' 20 280 4 3 1
+X cpu_op aten::linear 1 30 170 '"External id": 10'
+X cpu_op aten::addmm 1 40 150 '"External id": 11'
+X cuda_runtime cudaLaunchKernel 1 50 5 '"correlation": 1, "external id": 11'
+X kernel gemm_kernel 'stream 7' 60 100 '"device": 0, "correlation": 1, "external id": 11'
+X cpu_op aten::relu 1 210 50 '"External id": 12'
+X cuda_runtime cudaLaunchKernel 1 215 5 '"correlation": 2, "external id": 12'
+X kernel relu_kernel 'stream 7' 230 20 '"device": 0, "correlation": 2, "external id": 12'
+P 'nn.Module: Block' 310 190 5 3 2
+X cpu_op aten::linear 1 320 160 '"External id": 13'
+X cuda_runtime cudaLaunchKernel 1 330 5 '"correlation": 3, "external id": 13'
+X kernel gemm_kernel 'stream 7' 340 60 '"device": 0, "correlation": 3, "external id": 13'
+X cuda_runtime cudaMemcpyAsync 1 340 5 '"correlation": 4, "external id": 13'
+X gpu_memcpy 'Memcpy DtoD (Device -> Device)' 'stream 7' 410 10 '"device": 0, "correlation": 4, "external id": 13'
+X cpu_op aten::add_ 1 592 6 '"External id": 14'
+X cuda_runtime cudaLaunchKernel 1 593 2 '"correlation": 5, "external id": 14'
+X kernel add_kernel 'stream 7' 600 5 '"device": 0, "correlation": 5, "external id": 14'
+P 'nn.Module: Net' 620 280 6 1 0
+P forward 625 265 7 6
+P 'nn.Module: Block' 630 170 8 7 1
+X cpu_op aten::linear 1 640 150 '"External id": 15'
+X cuda_runtime cudaLaunchKernel 1 650 5 '"correlation": 6, "external id": 15'
+X kernel gemm_kernel 'stream 7' 660 100 '"device": 0, "correlation": 6, "external id": 15'
+P 'nn.Module: Loss' 910 50 9 1 5
+X cpu_op aten::mse_loss 1 915 40 '"External id": 16'
+trace_end
+import_trace "$TMP/mod2.json" "$TMP/mod2.db"
+# all columns but path, times in µs
+is "$("$PROFQ" module-view "$TMP/mod2.db" --format csv | sed 1d | awk -F, '{ print $1 "," $2 "," $3 "," $4 "," $5 "," $6 "," $7 / 1000 "," $8 / 1000 "," $9 / 1000 "," $10 / 1000 "," $11 / 1000 }')" \
+"Loss,0,Loss,5,1,1,50,10,0,0,50
+Net,0,Net,0,2,1,870,224,295,5,147.5
+Net/Block,1,Block,1,2,3,450,80,220,220,110
+Net/Block,1,Block,2,1,1,190,30,70,70,70" \
+	"module-view: occurrences, operators, host/device total and self, avg as tb_plugin's"
+is "$("$PROFQ" module-view "$TMP/tc.db" --format csv | sed 1d | wc -l | tr -d ' ')" 0 "module-view: no rows without module events"
+# --- test_self_time: aten::mat_mul > aten::mm, each launching one kernel
+trace_begin "$TMP/self.json"
+X Operator aten::mat_mul 456 100 100 '"Input Dims": [], "External id": 2'
+X Operator aten::mm 456 120 40 '"Input Dims": [], "External id": 4'
+X Kernel 'void cunn_ClassNLLCriterion_updateGradInput_kernel<float>' 'stream 7' 155 20 '"correlation": 334, "external id": 4, "device": 0'
+X Runtime cudaLaunchKernel 456 150 10 '"correlation": 334, "external id": 4'
+X Kernel 'void cunn_ClassNLLCriterion_updateGradInput_kernel<float>' 'stream 7' 210 16 '"correlation": 335, "external id": 2, "device": 0'
+X Runtime cudaLaunchKernel 456 170 25 '"correlation": 335, "external id": 2'
+trace_end
+import_trace "$TMP/self.json" "$TMP/self.db"
+# name,device self,device total,host self,host total in µs
+is "$("$PROFQ" op-sum "$TMP/self.db" --format csv | sed 1d | awk -F, '{ print $1 "," $4 / 1000 "," $5 / 1000 "," $6 / 1000 "," $7 / 1000 }' | sort)" \
+"aten::mat_mul,16,36,35,100
+aten::mm,20,20,30,40" "test_self_time: mat_mul device 20 + 16, self 16, host self 100 - 40 - 25; mm 20, 20, 30, 40"
+
+# --- TestDistributed.test_distributed_nccl_user_annotation_has_communication: a user_annotation
+# named nccl:all_reduce is communication (tb_plugin's has_communication)
+trace_begin "$TMP/ua.json"
+raw '{"ph": "X", "cat": "user_annotation", "name": "nccl:all_reduce", "pid": 128, "tid": 999, "ts": 1686070155939447, "dur": 71, "args": {"Trace name": "PyTorch Profiler", "Trace iteration": 0, "External id": 647, "Profiler Event Index": 134}}'
+trace_end
+import_trace "$TMP/ua.json" "$TMP/ua.db"
+is "$("$PROFQ" dist-comm-ops "$TMP/ua.db" --format csv | sed 1d | cut -d, -f3,4,7)" "nccl:all_reduce,1,71000" \
+	"test_distributed_nccl_user_annotation_has_communication: the annotation is a communication node"
+
 done_testing
