@@ -91,23 +91,35 @@ own AS MATERIALIZED (  -- device time of each node's own runtime calls
   WHERE a.run_id = (SELECT run_id FROM sel) AND a.api_kind = 0
   GROUP BY o.id
 ),
-dev_total AS MATERIALIZED (  -- own + every descendant's device time, per node
-  SELECT t.id, coalesce((SELECT dev_ns FROM own WHERE node = t.id), 0)
-               + coalesce((SELECT total(o.dev_ns) FROM pairs p JOIN own o ON o.node = p.d WHERE p.a = t.id), 0) AS ns
-  FROM tnodes t
+desc_dev AS MATERIALIZED (  -- device time of every node below each node
+  SELECT p.a AS id, total(o.dev_ns) AS ns FROM pairs p JOIN own o ON o.node = p.d GROUP BY p.a
 ),
-mstat AS (  -- per module range
-  SELECT m.name, m.module_id, m.end_ns - m.start_ns AS host,
-         m.end_ns - m.start_ns - coalesce((SELECT total(x.end_ns - x.start_ns) FROM parent p
-                                           JOIN tnodes x ON x.id = p.d WHERE p.a = m.id), 0) AS host_self,
-         (SELECT ns FROM dev_total WHERE id = m.id) AS dev,
-         coalesce((SELECT total(dt.ns) FROM parent p JOIN tnodes x ON x.id = p.d JOIN dev_total dt ON dt.id = x.id
-                   WHERE p.a = m.id AND x.is_op), 0) AS dev_self,
-         (SELECT count(*) FROM parent p JOIN tnodes x ON x.id = p.d WHERE p.a = m.id AND x.is_op) AS ops
-  FROM tnodes m WHERE m.is_mod
+dev_total AS MATERIALIZED (  -- own + every descendant's device time, per node
+  SELECT id, total(ns) AS ns FROM (
+    SELECT id, 0 AS ns FROM tnodes UNION ALL SELECT node, dev_ns FROM own UNION ALL SELECT id, ns FROM desc_dev)
+  GROUP BY id
+),
+kids AS MATERIALIZED (  -- per node: its direct children's durations, operators, operators' device time
+  SELECT id, total(dur) AS dur, sum(is_op) AS ops, total(CASE WHEN is_op THEN ns END) AS dev FROM (
+    SELECT p.a AS id, x.end_ns - x.start_ns AS dur, dt.ns,
+           x.kind = 2 AND NOT (n.value GLOB 'ProfilerStep#*' OR n.value GLOB 'Optimizer.*'
+             OR n.value GLOB 'enumerate(DataLoader)#*' OR n.value GLOB 'enumerate(DataPipe)#*'
+             OR n.value IN ('DataParallel.forward', 'DistributedDataParallel.forward')) AS is_op
+    FROM parent p JOIN ranges x ON x.id = p.d JOIN strings n ON n.id = x.name_id
+    JOIN dev_total dt ON dt.id = p.d)
+  GROUP BY id
+),
+mstat AS (  -- per module range (modules launch nothing themselves: device time is their descendants')
+  SELECT max(name) AS name, max(module_id) AS module_id, max(host) AS host, max(host) - total(kdur) AS host_self,
+         total(dev) AS dev, total(kdev) AS dev_self, total(kops) AS ops
+  FROM (SELECT id, 1 AS m, name, module_id, end_ns - start_ns AS host, 0 AS dev, 0 AS kdur, 0 AS kops, 0 AS kdev
+        FROM tnodes WHERE is_mod
+        UNION ALL SELECT id, 0, NULL, NULL, NULL, ns, 0, 0, 0 FROM desc_dev
+        UNION ALL SELECT id, 0, NULL, NULL, NULL, 0, dur, ops, dev FROM kids)
+  GROUP BY id HAVING max(m) = 1
 ),
 magg AS (
-  SELECT name, module_id, count(*) AS occurrences, sum(ops) AS operators,
+  SELECT name, module_id, count(*) AS occurrences, CAST(sum(ops) AS INTEGER) AS operators,
          sum(host) AS host_total_ns, CAST(sum(host_self) AS INTEGER) AS host_self_ns,
          CAST(sum(dev) AS INTEGER) AS device_total_ns, CAST(sum(dev_self) AS INTEGER) AS device_self_ns
   FROM mstat GROUP BY name, module_id
@@ -127,10 +139,9 @@ up(mod, cur) AS (  -- from each module up through non-module Python ancestors
   UNION
   SELECT u.mod, e.ppid FROM up u JOIN pyev e ON e.pid = u.cur WHERE e.module_id IS NULL
 ),
-modparent AS (  -- module Python id -> its parent module's Python id (NULL for a top module)
-  SELECT m.pid, (SELECT u.cur FROM up u JOIN pyev e ON e.pid = u.cur
-                  WHERE u.mod = m.pid AND e.module_id IS NOT NULL) AS parent
-  FROM pyev m WHERE m.module_id IS NOT NULL
+modparent AS MATERIALIZED (  -- module Python id -> its parent module's Python id (NULL for a top module)
+  SELECT u.mod AS pid, max(CASE WHEN e.module_id IS NOT NULL THEN u.cur END) AS parent
+  FROM up u LEFT JOIN pyev e ON e.pid = u.cur GROUP BY u.mod
 ),
 tree(pid, key, path, depth, name, module_id) AS (
   SELECT m.pid, e.name || char(2) || printf('%020d', e.module_id), replace(e.name, 'nn.Module: ', ''), 0,
