@@ -5,7 +5,8 @@
 -- Follows HTA (hta/analyzers/communication_analysis.py get_comm_comp_overlap at f4d0062c;
 -- notes/kineto_hta.md §3.2): |union(COMPUTATION) ∩ union(COMMUNICATION)| / |union(COMMUNICATION)|,
 -- kernel classes by HTA's name patterns (see temporal-breakdown), not tb_plugin's op names.
--- HTA's step selection is not applied.
+-- HTA's step selection is not applied. tb_plugin's per-step overlap (communication ops by name)
+-- is the dist-summary report.
 WITH
 sel AS (SELECT id AS run_id, coalesce(rank, 0) AS rank FROM runs WHERE :run IS NULL OR id = :run),
 k AS (

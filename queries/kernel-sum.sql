@@ -2,7 +2,8 @@
 .load build/profq
 -- Columns: name, op, grid, block, registers_per_thread, shared_memory_bytes (these five only with
 -- :by = 'kernel+op', else NULL), tensor_cores_used (1/0), calls, total_ns, mean_ns, max_ns, min_ns,
--- mean_blocks_per_sm, mean_est_achieved_occupancy_pct. Sorted by total_ns.
+-- mean_blocks_per_sm, mean_est_achieved_occupancy_pct, op_tc_eligible (1/0; only with
+-- :by = 'kernel+op', else NULL). Sorted by total_ns.
 -- Parameters: :by = 'kernel' (default) or 'kernel+op'; :run (default: the lowest run id).
 --
 -- Definition: tb_plugin 0.4.3 kernel view (pytorch/kineto tb_plugin/torch_tb_profiler/profiler/
@@ -14,6 +15,8 @@
 --    runtime call's external id or 'N/A', grid, block, registers, shared memory); grid and block
 --    print as tb_plugin does, '[x, y, z]'. A launch field the trace lacks is NULL (tb_plugin's
 --    None), its own group: not merged with a kernel that has the value 0.
+--  * op_tc_eligible: the op's name is in tb_plugin's TC_OP_Allowlist (node.py sets the kernel's
+--    op_tc_eligible before any promotion from children or Tensor Core kernels); 0 for 'N/A'.
 WITH
 sel AS (SELECT coalesce(:run, (SELECT min(id) FROM runs)) AS run_id),
 k AS (
@@ -55,7 +58,21 @@ SELECT kname AS name, op, grid, block, regs AS registers_per_thread, smem AS sha
        CAST(round(avg(dur)) AS INTEGER) AS mean_ns, max(dur) AS max_ns, min(dur) AS min_ns,
        coalesce(round(total(coalesce(blocks_per_sm, 0) * dur) / nullif(sum(dur), 0), 2), 0.0) AS mean_blocks_per_sm,
        coalesce(round(total(coalesce(est_occupancy_pct, 0) * dur) / nullif(sum(dur), 0), 2), 0.0)
-         AS mean_est_achieved_occupancy_pct
+         AS mean_est_achieved_occupancy_pct,
+       CASE WHEN op IS NOT NULL THEN op IN ('aten::_convolution', 'aten::conv1d', 'aten::conv2d',
+         'aten::conv3d', 'aten::conv_tbc', 'aten::conv_transpose1d', 'aten::conv_transpose2d',
+         'aten::conv_transpose3d', 'aten::convolution', 'aten::cudnn_convolution',
+         'aten::cudnn_convolution_transpose', 'aten::prelu', 'aten::addmm', 'aten::addmv', 'aten::addr',
+         'aten::matmul', 'aten::mm', 'aten::mv', 'aten::linear', 'aten::addbmm', 'aten::baddbmm',
+         'aten::bmm', 'aten::chain_matmul', 'aten::linalg_multi_dot', 'aten::_thnn_fused_lstm_cell',
+         'aten::_thnn_fused_gru_cell', 'aten::lstm_cell', 'aten::gru_cell', 'aten::rnn_tanh_cell',
+         'aten::rnn_relu_cell', 'CudnnConvolutionBackward', 'BmmBackward0',
+         'aten::cudnn_convolution_transpose_backward', 'CudnnConvolutionTransposeBackward', 'MmBackward',
+         'aten::cudnn_convolution_backward_weight', 'aten::addmm_', 'AddmvBackward', 'MvBackward',
+         'aten::cudnn_convolution_transpose_backward_weight',
+         'aten::cudnn_convolution_transpose_backward_input', 'AddmmBackward',
+         'aten::cudnn_convolution_backward_input', 'AddbmmBackward', 'aten::cudnn_convolution_backward')
+       END AS op_tc_eligible
 FROM rows_
 GROUP BY kname, op, grid, block, regs, smem
 ORDER BY total_ns DESC, name

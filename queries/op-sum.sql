@@ -2,7 +2,8 @@
 .load build/profq
 -- Columns: name, input_shape (the "Input Dims" JSON; NULL unless :by = 'name+input-shape'), calls,
 -- device_self_ns, device_total_ns, host_self_ns, host_total_ns, tc_eligible (1/0),
--- tc_self_pct, tc_total_pct. Sorted by device_self_ns (host_self_ns when there is no device time).
+-- tc_self_pct, tc_total_pct, tc_eligible_ops_kernel_pct (one value for the run, on every row).
+-- Sorted by device_self_ns (host_self_ns when there is no device time).
 -- Parameters: :by = 'name' (default) or 'name+input-shape'; :run (default: the lowest run id).
 --
 -- Definition: tb_plugin 0.4.3 operator view (pytorch/kineto tb_plugin/torch_tb_profiler/profiler/
@@ -20,6 +21,11 @@
 --  * tc_eligible: the name is in tb_plugin's TC_OP_Allowlist, or a descendant's is, or the node's
 --    or a descendant's kernels used Tensor Cores (tb_plugin's 18 name patterns);
 --    tc_self_pct / tc_total_pct = Tensor Core kernel time / device self (total) time.
+--  * tc_eligible_ops_kernel_pct: tb_plugin's tc_eligible_ops_kernel_ratio (tensor_cores_parser.py),
+--    in percent: the kernel time (kernels only, launched by a node's own runtime calls) of the
+--    "bottom" eligible nodes (eligible, and no eligible node below them) over that of all listed
+--    operators; 0.0 when they launched no kernels. A node is eligible by itself when its name is in
+--    the allowlist or its own kernels used Tensor Cores (cpu_op nodes but ProfilerStep#N).
 --  * remove_dup_nodes: an operator whose only child is an operator of the same name absorbs it
 --    (repeatedly): the kept node takes the chain bottom's children and runtime calls, the
 --    intermediate nodes' own runtime calls are dropped, as in tb_plugin and the autograd profiler.
@@ -67,30 +73,31 @@ owner AS MATERIALIZED (  -- external id -> node (the first one, as tb_plugin pop
   SELECT external_id, min(id) AS id FROM tnodes WHERE external_id IS NOT NULL GROUP BY external_id
 ),
 dev AS (
-  SELECT process_id, correlation_id, end_ns - start_ns AS dur,
+  SELECT process_id, correlation_id, end_ns - start_ns AS dur, 1 AS is_k,
          tensor_core_pattern(n.value) IN ('h884', 's884', 'h1688', 's1688', 'hmma', 'i8816', '16816',
            'dgrad_1x1_stride_2x2', 'first_layer_wgrad_kernel', 'conv1x1', 'conv2d_c1_k1', 'direct_group',
            'xmma_implicit_gemm', 'xmma_sparse_conv', 'xmma_warp_specialized_implicit_gemm', 'xmma_gemm',
            'xmma_sparse_gemm', 'c1688') AS tc
   FROM kernels k JOIN strings n ON n.id = k.name_id WHERE k.run_id = (SELECT run_id FROM sel)
   UNION ALL
-  SELECT process_id, correlation_id, end_ns - start_ns, 0 FROM memcpys WHERE run_id = (SELECT run_id FROM sel)
+  SELECT process_id, correlation_id, end_ns - start_ns, 0, 0 FROM memcpys WHERE run_id = (SELECT run_id FROM sel)
   UNION ALL
-  SELECT process_id, correlation_id, end_ns - start_ns, 0 FROM memsets WHERE run_id = (SELECT run_id FROM sel)
+  SELECT process_id, correlation_id, end_ns - start_ns, 0, 0 FROM memsets WHERE run_id = (SELECT run_id FROM sel)
 ),
 devc AS MATERIALIZED (
-  SELECT process_id, correlation_id, total(dur) AS dev_ns, total(CASE WHEN tc THEN dur END) AS tc_ns
+  SELECT process_id, correlation_id, total(dur) AS dev_ns, total(CASE WHEN tc THEN dur END) AS tc_ns,
+         total(CASE WHEN is_k THEN dur END) AS k_ns
   FROM dev GROUP BY process_id, correlation_id
 ),
 rt AS MATERIALIZED (  -- runtime calls with the device time they launched
-  SELECT o.id AS node, a.end_ns - a.start_ns AS rt_dur, d.dev_ns, d.tc_ns
+  SELECT o.id AS node, a.end_ns - a.start_ns AS rt_dur, d.dev_ns, d.tc_ns, d.k_ns
   FROM api_calls a JOIN owner o ON o.external_id = a.external_id
   LEFT JOIN devc d ON d.process_id = a.process_id AND d.correlation_id = a.correlation_id
   WHERE a.run_id = (SELECT run_id FROM sel) AND a.api_kind = 0
 ),
 own AS MATERIALIZED (  -- every node, with its own runtime calls' time and their device time
-  SELECT node, total(rt_dur) AS rt_ns, total(dev_ns) AS dev_ns, total(tc_ns) AS tc_ns
-  FROM (SELECT node, rt_dur, dev_ns, tc_ns FROM rt UNION ALL SELECT id, 0, 0, 0 FROM tnodes)
+  SELECT node, total(rt_dur) AS rt_ns, total(dev_ns) AS dev_ns, total(tc_ns) AS tc_ns, total(k_ns) AS k_ns
+  FROM (SELECT node, rt_dur, dev_ns, tc_ns, k_ns FROM rt UNION ALL SELECT id, 0, 0, 0, 0 FROM tnodes)
   GROUP BY node
 ),
 tc_list(name) AS (VALUES ('aten::_convolution'), ('aten::conv1d'), ('aten::conv2d'), ('aten::conv3d'),
@@ -119,7 +126,7 @@ eff AS MATERIALIZED (  -- node -> the node whose runtimes and children it keeps 
   UNION ALL SELECT top, id FROM chain WHERE id NOT IN (SELECT a FROM absorbed)
 ),
 eown AS MATERIALIZED (  -- kept nodes only, with their effective own time
-  SELECT e.node, o.rt_ns, o.dev_ns, o.tc_ns, e.src FROM eff e JOIN own o ON o.node = e.src
+  SELECT e.node, o.rt_ns, o.dev_ns, o.tc_ns, o.k_ns, e.src FROM eff e JOIN own o ON o.node = e.src
   WHERE e.node NOT IN (SELECT d FROM absorbed)
 ),
 desc_dev AS MATERIALIZED (
@@ -135,7 +142,7 @@ stats AS (
          coalesce(json_extract(r.args, '$."Input Dims"'), json_extract(r.args, '$."Input dims"'), '[]') AS shape,
          r.end_ns - r.start_ns AS host_total,
          r.end_ns - r.start_ns - coalesce(cd.ns, 0) - o.rt_ns AS host_self,
-         o.dev_ns AS dev_self, o.tc_ns AS tc_self,
+         o.dev_ns AS dev_self, o.tc_ns AS tc_self, o.k_ns AS k_self,
          o.dev_ns + coalesce(dd.dev_ns, 0) AS dev_total,
          o.tc_ns + coalesce(dd.tc_ns, 0) AS tc_total,
          (n.value IN (SELECT name FROM tc_list) OR de.id IS NOT NULL) AS elig
@@ -145,6 +152,17 @@ stats AS (
   WHERE r.kind = 2 AND NOT (n.value GLOB 'ProfilerStep#*' OR n.value GLOB 'Optimizer.*'
         OR n.value GLOB 'enumerate(DataLoader)#*' OR n.value GLOB 'enumerate(DataPipe)#*'
         OR n.value IN ('DataParallel.forward', 'DistributedDataParallel.forward'))
+),
+self_elig AS MATERIALIZED (  -- kept nodes eligible by themselves
+  SELECT e.node, e.k_ns FROM eown e JOIN tnodes t ON t.id = e.node
+  WHERE t.name IN (SELECT name FROM tc_list)
+     OR (t.kind = 2 AND t.name NOT GLOB 'ProfilerStep#*' AND e.tc_ns > 0)
+),
+tc_ops AS (  -- tb_plugin's tc_eligible_ops_kernel_ratio, in percent
+  SELECT coalesce(round(100.0 * (SELECT total(s.k_ns) FROM self_elig s
+                                 WHERE NOT EXISTS (SELECT 1 FROM pairs p JOIN self_elig b ON b.node = p.d
+                                                   WHERE p.a = s.node))
+                        / nullif((SELECT total(k_self) FROM stats), 0), 2), 0.0) AS pct
 ),
 agg AS (
   SELECT name, CASE WHEN :by = 'name+input-shape' THEN shape END AS input_shape, count(*) AS calls,
@@ -157,7 +175,8 @@ agg AS (
   GROUP BY name, CASE WHEN :by = 'name+input-shape' THEN shape END
 )
 SELECT name, input_shape, calls, device_self_ns, device_total_ns, host_self_ns, host_total_ns,
-       tc_eligible, coalesce(tc_self_pct, 0.0) AS tc_self_pct, coalesce(tc_total_pct, 0.0) AS tc_total_pct
+       tc_eligible, coalesce(tc_self_pct, 0.0) AS tc_self_pct, coalesce(tc_total_pct, 0.0) AS tc_total_pct,
+       (SELECT pct FROM tc_ops) AS tc_eligible_ops_kernel_pct
 FROM agg
 WHERE coalesce(:by, 'name') IN ('name', 'name+input-shape')
 ORDER BY CASE WHEN (SELECT sum(device_self_ns) FROM agg) > 0 THEN device_self_ns ELSE host_self_ns END DESC, name

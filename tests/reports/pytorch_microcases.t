@@ -3,10 +3,16 @@
 # tb_plugin/test/test_profiler.py at 041e7ce99f1562dd81232ee58b7c454ef16bfae2; notes/kineto_hta.md
 # §2.2): each test's inline trace restated as a hand-written Kineto trace, run through our report,
 # and checked against tb_plugin's expected values (µs in the trace, ns and bytes in the reports).
-# Here: test_tensor_core, test_group_by_kernel_columns(+_invalid_input), test_operator_relation,
-# test_remove_dup_nodes, test_memory_view, TestMemoryCurve.test_memory_curve_no_step_plot. Not here:
-# test_memory_curve_step_plot (memory-curve does no step-plot patching, see its header) and
-# test_tensor_core's op_tc_eligible / tc_eligible_ops_kernel_ratio (no report column has them).
+# Here: test_tensor_core (op-sum's tc columns and tc_eligible_ops_kernel_pct, kernel-sum's
+# op_tc_eligible, gpu-summary's tc ratio), test_group_by_kernel_columns(+_invalid_input),
+# test_operator_relation, test_remove_dup_nodes, test_memory_view, TestMemoryCurve (both, the
+# step plot through memory-curve --plot step), TestModuleView (module-view), test_self_time,
+# test_distributed_nccl_user_annotation_has_communication. Elsewhere:
+# pytorch_steps.t (step costs, GPU metrics, TestDataPipe), pytorch_ops.t (operator/kernel views),
+# pytorch_distributed.t (TestDistributed: overlap, wait and communication-op rows). Every
+# micro-case listed in notes/kineto_hta.md §2.2 is now a test. Not covered: module-view's
+# backward-op regrouping and tb_plugin's keeping apart of differently shaped trees under one
+# top module (no tb_plugin test pins either), PyTorch Lightning module views.
 . "${0%/*}/../lib.sh"
 . "${0%/*}/trace.sh"
 
@@ -26,11 +32,42 @@ is "$("$PROFQ" op-sum "$TMP/tc.db" --format csv | sed 1d | cut -d, -f1,8-10 | so
 "aten::conv2d,1,0.0,60.0
 aten::cudnn_convolution,1,100.0,100.0
 op_no_tc,0,0.0,0.0" "test_tensor_core: conv2d eligible, tc self 0, tc total 15/(15+10); cudnn_convolution 1.0; op_no_tc 0"
-# kernel+op rows as name,op,tensor_cores_used (tb_plugin's op_tc_eligible is not a kernel-sum column)
-is "$("$PROFQ" kernel-sum "$TMP/tc.db" --param by=kernel+op --format csv | sed 1d | cut -d, -f1,2,7 | sort)" \
-"kernel_no_tc,op_no_tc,0
-volta_fp16_s884cudnn_fp16_128x128_ldg8_splitK_relu_f2f_exp_small_nhwc_tn_v1,aten::cudnn_convolution,1" \
-	"test_tensor_core: kernels grouped by op, the s884 kernel uses Tensor Cores"
+# kernel+op rows as name,op,tensor_cores_used,op_tc_eligible
+is "$("$PROFQ" kernel-sum "$TMP/tc.db" --param by=kernel+op --format csv | sed 1d | cut -d, -f1,2,7,15 | sort)" \
+"kernel_no_tc,op_no_tc,0,0
+volta_fp16_s884cudnn_fp16_128x128_ldg8_splitK_relu_f2f_exp_small_nhwc_tn_v1,aten::cudnn_convolution,1,1" \
+	"test_tensor_core: kernels grouped by op, the s884 kernel uses Tensor Cores, op_tc_eligible as tb_plugin's"
+is "$("$PROFQ" kernel-sum "$TMP/tc.db" --format csv | sed 1d | cut -d, -f15 | sort -u)" "" \
+	"kernel-sum by kernel: op_tc_eligible is empty (NULL)"
+# tc_eligible_ops_kernel_ratio: the bottom eligible op (cudnn_convolution, not conv2d above it) 15
+# over all ops' own kernel time 15 + 10; on every op-sum row
+is "$("$PROFQ" op-sum "$TMP/tc.db" --format csv | sed 1d | cut -d, -f11 | sort -u)" "60.0" \
+	"test_tensor_core: tc_eligible_ops_kernel_ratio = 15/(15+10)"
+
+# Not a tb_plugin test (values from running tb_plugin's code on this trace): op_tc, not in the
+# allowlist, becomes eligible by its own s884 kernel and is then the bottom eligible op under
+# aten::conv2d (ratio 10 / (10 + 20 + 5)); its kernel's op_tc_eligible stays 0, as tb_plugin sets
+# it before that promotion.
+trace_begin "$TMP/tc2.json"
+X Operator aten::conv2d 123 200 100 '"External id": 3'
+X Operator op_tc 123 205 10 '"External id": 4'
+X Operator aten::relu 123 220 10 '"External id": 5'
+X Runtime cudaLaunchKernel 123 206 2 '"correlation": 1000, "external id": 4'
+X Kernel volta_s884gemm_128x128 'stream 7' 210 10 '"correlation": 1000, "external id": 4, "device": 0'
+X Runtime cudaLaunchKernel 123 221 2 '"correlation": 1001, "external id": 5'
+X Kernel kernel_no_tc 'stream 7' 225 20 '"correlation": 1001, "external id": 5, "device": 0'
+X Runtime cudaLaunchKernel 123 240 2 '"correlation": 1002, "external id": 3'
+X Kernel kernel_no_tc 'stream 7' 250 5 '"correlation": 1002, "external id": 3, "device": 0'
+trace_end
+import_trace "$TMP/tc2.json" "$TMP/tc2.db"
+is "$("$PROFQ" op-sum "$TMP/tc2.db" --format csv | sed 1d | cut -d, -f1,8,11 | sort)" \
+"aten::conv2d,1,28.57
+aten::relu,0,28.57
+op_tc,1,28.57" "tc_eligible_ops_kernel_pct: an op eligible by its own Tensor Core kernel is the bottom one (10/35)"
+is "$("$PROFQ" kernel-sum "$TMP/tc2.db" --param by=kernel+op --format csv | sed 1d | cut -d, -f1,2,7,15 | sort)" \
+"kernel_no_tc,aten::conv2d,0,1
+kernel_no_tc,aten::relu,0,0
+volta_s884gemm_128x128,op_tc,1,0" "op_tc_eligible: the op's allowlist membership, not its promotion"
 is "$("$PROFQ" gpu-summary "$TMP/tc.db" --format csv | sed 1d | cut -d, -f1,8)" "0,60.0" \
 	"test_tensor_core: profile.tc_ratio[0] = 15/(15+10)"
 
@@ -263,4 +300,111 @@ GPU0 [498, 4028, 10240]
 GPU0 [500, 1028, 10240]
 GPU0 [501, 1024, 10240]
 GPU0 [905, 0, 10240]" "TestMemoryCurve.test_memory_curve_no_step_plot: every CPU and GPU0 point (relative ts, allocated, reserved)"
+
+# --- TestMemoryCurve.test_memory_curve_step_plot: the same events with --plot step. tb_plugin
+# inserts before each point but a device's first one (its time, the previous point's values):
+# 2n - 1 points per device. All 23 + 19 points, as tb_plugin's get_memory_curve gives them.
+is "$("$PROFQ" memory-curve "$TMP/mc.db" --plot step --format csv | sed 1d |
+	awk -F, 'NR == 1 || $1 < t0 { t0 = $1 } { row[NR] = $0 } END {
+		for (i = 1; i <= NR; i++) { split(row[i], f, ","); printf "%s[%s, %s, %s] ", (f[2] != d ? "\n" f[2] " " : ""), (f[1] - t0) / 1000, f[3], f[4]; d = f[2] } }' | sed '1d; s/ $//')" \
+"CPU [0, 4, 0] [19, 4, 0] [19, 0, 0] [99, 0, 0] [99, 8000, 0] [199, 8000, 0] [199, 0, 0] [299, 0, 0] [299, 4, 0] [399, 4, 0] [399, 20, 0] [499, 20, 0] [499, 4020, 0] [599, 4020, 0] [599, 4004, 0] [699, 4004, 0] [699, 4084, 0] [799, 4084, 0] [799, 4080, 0] [899, 4080, 0] [899, 4000, 0] [904, 4000, 0] [904, 0, 0]
+GPU0 [1, 400, 512] [21, 400, 512] [21, 0, 512] [104, 0, 512] [104, 5000, 10240] [105, 5000, 10240] [105, 8000, 10240] [204, 8000, 10240] [204, 3000, 10240] [400, 3000, 10240] [400, 4024, 10240] [498, 4024, 10240] [498, 4028, 10240] [500, 4028, 10240] [500, 1028, 10240] [501, 1028, 10240] [501, 1024, 10240] [905, 1024, 10240] [905, 0, 10240]" \
+	"TestMemoryCurve.test_memory_curve_step_plot: 2n - 1 points per device, each inserted one at the next time with the previous values"
+is "$("$PROFQ" memory-curve "$TMP/mc.db" --param plot=step --format csv | sed 1d | wc -l | tr -d ' ')" 42 \
+	"memory-curve: --param plot=step works too (23 + 19 points)"
+# --- TestModuleView.test_build_module_hierarchy: python_function events (Python id / parent id,
+# modules with a Python module id) under a test_root function; three MyModule > Linear > addmm
+# instances and one Conv2. tb_plugin: two top modules sorted by name, Conv2 and MyModule, the
+# latter with the one child Linear. The statistics are tb_plugin's aggegate_module_view output
+# for this trace (host µs: MyModule 3 x 211, self 633 - 3 x 62; Linear 3 x 62, self 186 - 31 - 32 - 33).
+P() { X python_function "$1" 1908 "$2" "$3" "\"Python id\": $4${5:+, \"Python parent id\": $5}${6:+, \"Python module id\": $6}"; }
+trace_begin "$TMP/mod.json"
+P test_root 1 19367 1
+P 'nn.Module: MyModule' 2 211 2 1 0
+P 'nn.Module: Linear' 5 62 3 2 1
+X cpu_op aten::addmm 1908 10 31 '"External id": 12182, "Fwd thread id": 0, "Sequence number": 4006, "python_caller_id": 3'
+P 'nn.Module: MyModule' 1000 211 4 1 0
+P 'nn.Module: Linear' 1001 62 5 4 1
+X cpu_op aten::addmm 1908 1002 32 '"External id": 12182, "Fwd thread id": 0, "Sequence number": 4006, "python_caller_id": 5'
+P 'nn.Module: MyModule' 2000 211 6 1 0
+P 'nn.Module: Linear' 2001 62 7 6 1
+X cpu_op aten::addmm 1908 2002 33 '"External id": 12182, "Fwd thread id": 0, "Sequence number": 4006, "python_caller_id": 7'
+P 'nn.Module: Conv2' 3000 211 8 1 100
+trace_end
+import_trace "$TMP/mod.json" "$TMP/mod.db"
+# module-view rows as path,depth,name,module_id,occurrences,operators,host total,host self (µs)
+is "$("$PROFQ" module-view "$TMP/mod.db" --format csv | sed 1d | awk -F, '{ print $1 "," $2 "," $3 "," $4 "," $5 "," $6 "," $7 / 1000 "," $8 / 1000 }')" \
+"Conv2,0,Conv2,100,1,0,211,211
+MyModule,0,MyModule,0,3,0,633,447
+MyModule/Linear,1,Linear,1,3,3,186,90" \
+	"test_build_module_hierarchy: top modules Conv2 and MyModule, MyModule's one child Linear"
+
+# Not a tb_plugin test (values from running tb_plugin's aggegate_module_view on this trace): a
+# non-module python function between Net and Block, two Block module ids, kernels and a memcpy
+# below the modules, an op of Net outside forward, a ProfilerStep around it all.
+trace_begin "$TMP/mod2.json"
+X cpu_op 'ProfilerStep#1' 1 0 1000 '"External id": 1'
+P() { X python_function "$1" 1 "$2" "$3" "\"Python id\": $4${5:+, \"Python parent id\": $5}${6:+, \"Python module id\": $6}"; }
+P train 5 990 1
+P 'nn.Module: Net' 10 590 2 1 0
+P forward 12 578 3 2
+P 'nn.Module: Block' 20 280 4 3 1
+X cpu_op aten::linear 1 30 170 '"External id": 10'
+X cpu_op aten::addmm 1 40 150 '"External id": 11'
+X cuda_runtime cudaLaunchKernel 1 50 5 '"correlation": 1, "external id": 11'
+X kernel gemm_kernel 'stream 7' 60 100 '"device": 0, "correlation": 1, "external id": 11'
+X cpu_op aten::relu 1 210 50 '"External id": 12'
+X cuda_runtime cudaLaunchKernel 1 215 5 '"correlation": 2, "external id": 12'
+X kernel relu_kernel 'stream 7' 230 20 '"device": 0, "correlation": 2, "external id": 12'
+P 'nn.Module: Block' 310 190 5 3 2
+X cpu_op aten::linear 1 320 160 '"External id": 13'
+X cuda_runtime cudaLaunchKernel 1 330 5 '"correlation": 3, "external id": 13'
+X kernel gemm_kernel 'stream 7' 340 60 '"device": 0, "correlation": 3, "external id": 13'
+X cuda_runtime cudaMemcpyAsync 1 340 5 '"correlation": 4, "external id": 13'
+X gpu_memcpy 'Memcpy DtoD (Device -> Device)' 'stream 7' 410 10 '"device": 0, "correlation": 4, "external id": 13'
+X cpu_op aten::add_ 1 592 6 '"External id": 14'
+X cuda_runtime cudaLaunchKernel 1 593 2 '"correlation": 5, "external id": 14'
+X kernel add_kernel 'stream 7' 600 5 '"device": 0, "correlation": 5, "external id": 14'
+P 'nn.Module: Net' 620 280 6 1 0
+P forward 625 265 7 6
+P 'nn.Module: Block' 630 170 8 7 1
+X cpu_op aten::linear 1 640 150 '"External id": 15'
+X cuda_runtime cudaLaunchKernel 1 650 5 '"correlation": 6, "external id": 15'
+X kernel gemm_kernel 'stream 7' 660 100 '"device": 0, "correlation": 6, "external id": 15'
+P 'nn.Module: Loss' 910 50 9 1 5
+X cpu_op aten::mse_loss 1 915 40 '"External id": 16'
+trace_end
+import_trace "$TMP/mod2.json" "$TMP/mod2.db"
+# all columns but path, times in µs
+is "$("$PROFQ" module-view "$TMP/mod2.db" --format csv | sed 1d | awk -F, '{ print $1 "," $2 "," $3 "," $4 "," $5 "," $6 "," $7 / 1000 "," $8 / 1000 "," $9 / 1000 "," $10 / 1000 "," $11 / 1000 }')" \
+"Loss,0,Loss,5,1,1,50,10,0,0,50
+Net,0,Net,0,2,1,870,224,295,5,147.5
+Net/Block,1,Block,1,2,3,450,80,220,220,110
+Net/Block,1,Block,2,1,1,190,30,70,70,70" \
+	"module-view: occurrences, operators, host/device total and self, avg as tb_plugin's"
+is "$("$PROFQ" module-view "$TMP/tc.db" --format csv | sed 1d | wc -l | tr -d ' ')" 0 "module-view: no rows without module events"
+# --- test_self_time: aten::mat_mul > aten::mm, each launching one kernel
+trace_begin "$TMP/self.json"
+X Operator aten::mat_mul 456 100 100 '"Input Dims": [], "External id": 2'
+X Operator aten::mm 456 120 40 '"Input Dims": [], "External id": 4'
+X Kernel 'void cunn_ClassNLLCriterion_updateGradInput_kernel<float>' 'stream 7' 155 20 '"correlation": 334, "external id": 4, "device": 0'
+X Runtime cudaLaunchKernel 456 150 10 '"correlation": 334, "external id": 4'
+X Kernel 'void cunn_ClassNLLCriterion_updateGradInput_kernel<float>' 'stream 7' 210 16 '"correlation": 335, "external id": 2, "device": 0'
+X Runtime cudaLaunchKernel 456 170 25 '"correlation": 335, "external id": 2'
+trace_end
+import_trace "$TMP/self.json" "$TMP/self.db"
+# name,device self,device total,host self,host total in µs
+is "$("$PROFQ" op-sum "$TMP/self.db" --format csv | sed 1d | awk -F, '{ print $1 "," $4 / 1000 "," $5 / 1000 "," $6 / 1000 "," $7 / 1000 }' | sort)" \
+"aten::mat_mul,16,36,35,100
+aten::mm,20,20,30,40" "test_self_time: mat_mul device 20 + 16, self 16, host self 100 - 40 - 25; mm 20, 20, 30, 40"
+
+# --- TestDistributed.test_distributed_nccl_user_annotation_has_communication: a user_annotation
+# named nccl:all_reduce is communication (tb_plugin's has_communication)
+trace_begin "$TMP/ua.json"
+raw '{"ph": "X", "cat": "user_annotation", "name": "nccl:all_reduce", "pid": 128, "tid": 999, "ts": 1686070155939447, "dur": 71, "args": {"Trace name": "PyTorch Profiler", "Trace iteration": 0, "External id": 647, "Profiler Event Index": 134}}'
+trace_end
+import_trace "$TMP/ua.json" "$TMP/ua.db"
+is "$("$PROFQ" dist-comm-ops "$TMP/ua.db" --format csv | sed 1d | cut -d, -f3,4,7)" "nccl:all_reduce,1,71000" \
+	"test_distributed_nccl_user_annotation_has_communication: the annotation is a communication node"
+
 done_testing
