@@ -16,7 +16,7 @@ WARN     := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wfor
 DEFS     := -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L
 # Recursive '=' so a `make deps` earlier in the same command line is seen.
 DEP_CFLAGS = $(shell $(PKG_CONFIG) --cflags sqlite3 libcjson zlib)
-DEP_LIBS   = $(shell $(PKG_CONFIG) --libs sqlite3 libcjson zlib) -lstdc++ -lm
+DEP_LIBS   = $(shell $(PKG_CONFIG) --libs sqlite3 libcjson zlib) -lstdc++ -lm -pthread
 # The extension reads JSON arguments with cJSON and demangles with the C++ runtime.
 EXT_LIBS   = $(shell $(PKG_CONFIG) --libs libcjson) -lstdc++ -lm
 ALL_CFLAGS = $(WARN) $(DEFS) -fPIC -MMD -MP -Ilib -Iext -Icli $(DEP_CFLAGS) $(CFLAGS)

@@ -32,6 +32,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "chrome_parse.h"
 #include "chrome_time.h"
 
 /* Categories ------------------------------------------------------------------------------- */
@@ -395,8 +396,8 @@ static char *merge_args(const char *base, const char *over)
 		return base ? strdup(base) : NULL;
 	if (base == NULL)
 		return strdup(over);
-	b = cJSON_Parse(base);
-	e = cJSON_Parse(over);
+	b = pq_json_parse(base, strlen(base) + 1);
+	e = pq_json_parse(over, strlen(over) + 1);
 	if (b == NULL || e == NULL) {
 		cJSON_Delete(b);
 		cJSON_Delete(e);
@@ -1033,7 +1034,7 @@ static int end_event(chrome_ctx *c, const chrome_event *ev, const char *name, co
 	}
 	merged = merge_args(o.args, args_text);
 	{
-		cJSON *margs = merged ? cJSON_Parse(merged) : NULL;
+		cJSON *margs = merged ? pq_json_parse(merged, strlen(merged) + 1) : NULL;
 
 		rc = write_range(c, &o.w, async ? PQ_RANGE_ASYNC : range_kind(chrome_classify(o.cat)),
 				 o.name, o.cat, o.start, end, margs ? margs : args, merged,
@@ -1055,7 +1056,7 @@ static void close_stack(void *ctx, const char *key, void *value)
 	(void)key;
 	for (size_t i = 0; i < st->n; i++) {
 		open_range *o = &st->items[i];
-		cJSON *args = o->args ? cJSON_Parse(o->args) : NULL;
+		cJSON *args = o->args ? pq_json_parse(o->args, strlen(o->args) + 1) : NULL;
 
 		if (*rc == 0)
 			*rc = write_range(c, &o->w,
