@@ -23,6 +23,7 @@
 
 #include <cJSON.h>
 
+#include "chrome_fields.h"
 #include "chrome_parse.h"
 #include "chrome_stream.h"
 #include "error.h"
@@ -46,6 +47,7 @@ typedef struct chrome_item {
 	size_t key;              /* KEY: offset of the key (NUL-terminated) in the batch's text */
 	cJSON *json;             /* EVENT: the tree (in the batch's arena) */
 	pq_chrome_members m;     /* EVENT: the scanner's members */
+	chrome_digest dg;        /* EVENT: its members by name, ts and dur (chrome_fields.h) */
 } chrome_item;
 
 typedef struct chrome_batch {

@@ -120,9 +120,9 @@ static int bad_event(importer *im, int64_t index, uint64_t pos, const char *why)
 
 /* Runs one event through chrome_events.c and the error policy. */
 static int process(importer *im, const char *text, size_t len, const pq_chrome_members *m,
-		   cJSON *json, int64_t index, uint64_t pos)
+		   cJSON *json, const chrome_digest *dg, int64_t index, uint64_t pos)
 {
-	chrome_event ev = { text, len, m, json };
+	chrome_event ev = { text, len, m, json, dg };
 	int rc = chrome_event_process(&im->c, &ev);
 
 	if (rc == CHROME_BAD) {
@@ -341,7 +341,7 @@ static void observe(importer *im, const chrome_event *ev)
 				 ? cJSON_GetObjectItemCaseSensitive(j, "ph")->valuestring
 				 : "";
 	size_t n;
-	const char *ts = chrome_member(ev, "ts", &n);
+	const char *ts = chrome_member_text(ev->text, ev->mem, "ts", &n);
 	int64_t ns;
 
 	if (!im->time_decided && !im->facts.have_base && ts != NULL) {
@@ -406,7 +406,7 @@ static int flush_prelude(importer *im)
 		pq_chrome_scan_value(text, e->len, 1, &len, &m);
 		pq_json_arena_reset(&im->arena);
 		json = pq_json_parse_in(&im->arena, text, e->len, NULL);
-		rc = process(im, text, e->len, &m, json, e->index, e->pos);
+		rc = process(im, text, e->len, &m, json, NULL, e->index, e->pos);
 		if (rc != 0)
 			return -1;
 	}
@@ -455,9 +455,10 @@ static int item(importer *im, const chrome_batch *b, const chrome_item *it)
 	case CHROME_ITEM_EVENT:
 		im->stats->events++;
 		if (im->run_open)
-			return process(im, text, it->len, &it->m, it->json, it->index, it->pos);
+			return process(im, text, it->len, &it->m, it->json, &it->dg, it->index,
+				       it->pos);
 		else {
-			chrome_event ev = { text, it->len, &it->m, it->json };
+			chrome_event ev = { text, it->len, &it->m, it->json, &it->dg };
 
 			return hold(im, &ev, it->index, it->pos);
 		}
