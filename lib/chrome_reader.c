@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 
 /* Batches ------------------------------------------------------------------------------------ */
 
@@ -385,7 +386,10 @@ static int document(chrome_reader *r)
 static void *reader_main(void *arg)
 {
 	chrome_reader *r = arg;
-	int rc = document(r);
+	int rc;
+
+	prctl(PR_SET_NAME, "profq-reader"); /* so top and perf tell the two stages apart */
+	rc = document(r);
 
 	batch_push(r);
 	pthread_mutex_lock(&r->mu);
