@@ -6,15 +6,18 @@
 # Builds bench/gen_kineto.c, writes a synthetic Kineto-shaped trace of about MEGABYTES MB into a
 # temporary directory (removed at exit; nothing big is left in the repository), and imports it
 # with `profq import` under /usr/bin/time -v, plain and gzip-compressed. Prints MB/s of
-# uncompressed JSON (wall clock and CPU time) and the peak RSS.
+# uncompressed JSON (wall clock and CPU time) and the peak RSS. Then the ceiling of the import's
+# first stage on its own: build/bench/parse_bench reads, inflates, scans and cJSON-parses every
+# event (the import's reader thread) and writes nothing.
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 MB=${1:-500}
 PROFQ=$TOP/${PROFQ_BUILD:-build}/profq
+PARSE=$TOP/${PROFQ_BUILD:-build}/bench/parse_bench
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/profq-bench.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 
-[ -x "$PROFQ" ] || { echo "bench: build profq first (make)" >&2; exit 1; }
+[ -x "$PROFQ" ] && [ -x "$PARSE" ] || { echo "bench: build profq first (make)" >&2; exit 1; }
 cc -O2 -o "$WORK/gen_kineto" "$TOP/bench/gen_kineto.c"
 "$WORK/gen_kineto" "$MB" >"$WORK/trace.json"
 bytes=$(wc -c <"$WORK/trace.json")
@@ -35,7 +38,10 @@ run() { # label file
 	sed 's/^/       /' "$WORK/stdout"
 }
 run plain "$WORK/trace.json"
+echo "ceiling, plain: $("$PARSE" "$WORK/trace.json")"
 gzip -1 -c "$WORK/trace.json" >"$WORK/trace.json.gz"
 rm -f "$WORK/trace.json"
 echo "gzip: $(wc -c <"$WORK/trace.json.gz") bytes"
 run gzip "$WORK/trace.json.gz"
+echo "ceiling, gzip: $("$PARSE" "$WORK/trace.json.gz")"
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
