@@ -23,9 +23,9 @@ void chrome_args_ids(const cJSON *args, int64_t *correlation_id, int64_t *extern
 /* External id, or external id (older traces). */
 static int64_t external_id(const chrome_digest *dg)
 {
-	int64_t v = chrome_int(dg->a[CA_EXTERNAL_ID]);
+	int64_t v = dg->ai[CA_EXTERNAL_ID];
 
-	return v != PQ_NULL ? v : chrome_int(dg->a[CA_EXTERNAL_ID_LC]);
+	return v != PQ_NULL ? v : dg->ai[CA_EXTERNAL_ID_LC];
 }
 
 /* [x, y, z] -> three integers. */
@@ -178,14 +178,9 @@ static const char *const *consumed_args(const chrome_digest *dg, enum chrome_cla
 	case CC_SYNC: list = sync; break;
 	default: list = gpu ? range_gpu : range; break;
 	}
-	for (; *list != CA_N; list++) {
-		const cJSON *v = dg->a[*list];
-
-		if (v == NULL)
-			continue;
-		if (cJSON_IsArray(v) || chrome_int(v) != PQ_NULL || !isnan(chrome_real(v)))
+	for (; *list != CA_N; list++)
+		if (dg->columnable & (UINT32_C(1) << *list))
 			used[n++] = chrome_arg_names[*list];
-	}
 	used[n] = NULL;
 	return used;
 }
@@ -232,20 +227,20 @@ int chrome_complete_event(chrome_ctx *c, const chrome_event *ev, const char *nam
 		k.stream_id = w.stream_id;
 		k.start_ns = start;
 		k.end_ns = end;
-		k.correlation_id = chrome_int(av[CA_CORRELATION]);
+		k.correlation_id = dg->ai[CA_CORRELATION];
 		k.external_id = external_id(dg);
 		k.name = name;
 		dim3(av[CA_GRID], &k.grid_x, &k.grid_y, &k.grid_z);
 		dim3(av[CA_BLOCK], &k.block_x, &k.block_y, &k.block_z);
-		k.registers_per_thread = chrome_int(av[CA_REGISTERS]);
+		k.registers_per_thread = dg->ai[CA_REGISTERS];
 		/* Kineto's "shared memory" is static + dynamic (CuptiActivity.cpp metadataJson):
 		 * stored as static_shared_bytes, dynamic left NULL, so their sum is right. */
-		k.static_shared_bytes = chrome_int(av[CA_SHARED_MEMORY]);
-		k.blocks_per_sm = chrome_real(av[CA_BLOCKS_PER_SM]);
-		k.warps_per_sm = chrome_real(av[CA_WARPS_PER_SM]);
-		k.est_occupancy_pct = chrome_real(av[CA_OCCUPANCY]);
-		k.graph_id = chrome_int(av[CA_GRAPH_ID]);
-		k.graph_node_id = chrome_int(av[CA_GRAPH_NODE_ID]);
+		k.static_shared_bytes = dg->ai[CA_SHARED_MEMORY];
+		k.blocks_per_sm = dg->ar[CA_BLOCKS_PER_SM];
+		k.warps_per_sm = dg->ar[CA_WARPS_PER_SM];
+		k.est_occupancy_pct = dg->ar[CA_OCCUPANCY];
+		k.graph_id = dg->ai[CA_GRAPH_ID];
+		k.graph_node_id = dg->ai[CA_GRAPH_NODE_ID];
 		k.args = args_text;
 		return chrome_row_done(c, pq_store_kernel(c->s, &k, NULL, c->err));
 	}
@@ -258,9 +253,9 @@ int chrome_complete_event(chrome_ctx *c, const chrome_event *ev, const char *nam
 		m.stream_id = w.stream_id;
 		m.start_ns = start;
 		m.end_ns = end;
-		m.correlation_id = chrome_int(av[CA_CORRELATION]);
+		m.correlation_id = dg->ai[CA_CORRELATION];
 		m.external_id = external_id(dg);
-		m.bytes = chrome_int(av[CA_BYTES]);
+		m.bytes = dg->ai[CA_BYTES];
 		m.copy_kind = copy_kind_of(name);
 		memory_kinds_of(name, &m.src_kind, &m.dst_kind);
 		m.args = args_text;
@@ -276,9 +271,9 @@ int chrome_complete_event(chrome_ctx *c, const chrome_event *ev, const char *nam
 		m.stream_id = w.stream_id;
 		m.start_ns = start;
 		m.end_ns = end;
-		m.correlation_id = chrome_int(av[CA_CORRELATION]);
+		m.correlation_id = dg->ai[CA_CORRELATION];
 		m.external_id = external_id(dg);
-		m.bytes = chrome_int(av[CA_BYTES]);
+		m.bytes = dg->ai[CA_BYTES];
 		memory_kinds_of(name, &m.memory_kind, &unused);
 		m.args = args_text;
 		return chrome_row_done(c, pq_store_memset(c->s, &m, NULL, c->err));
@@ -293,9 +288,9 @@ int chrome_complete_event(chrome_ctx *c, const chrome_event *ev, const char *nam
 		a.start_ns = start;
 		a.end_ns = end;
 		a.api_kind = cc == CC_DRIVER ? PQ_API_DRIVER : PQ_API_RUNTIME;
-		a.cbid = chrome_int(av[CA_CBID]);
+		a.cbid = dg->ai[CA_CBID];
 		a.name = name;
-		a.correlation_id = chrome_int(av[CA_CORRELATION]);
+		a.correlation_id = dg->ai[CA_CORRELATION];
 		a.external_id = external_id(dg);
 		a.args = args_text;
 		return chrome_row_done(c, pq_store_api_call(c->s, &a, NULL, c->err));
@@ -312,9 +307,9 @@ int chrome_complete_event(chrome_ctx *c, const chrome_event *ev, const char *nam
 		y.stream_id = w.stream_id;
 		y.start_ns = start;
 		y.end_ns = end;
-		y.correlation_id = chrome_int(av[CA_CORRELATION]);
+		y.correlation_id = dg->ai[CA_CORRELATION];
 		y.external_id = external_id(dg);
-		y.event_id = chrome_int(av[CA_WAIT_EVENT]);
+		y.event_id = dg->ai[CA_WAIT_EVENT];
 		y.args = args_text;
 		return chrome_row_done(c, pq_store_sync(c->s, &y, NULL, c->err));
 	}
@@ -322,7 +317,7 @@ int chrome_complete_event(chrome_ctx *c, const chrome_event *ev, const char *nam
 		break;
 	}
 	return chrome_write_range(c, &w, chrome_range_kind(cc), name, cat, start, end,
-				  chrome_int(av[CA_CORRELATION]), external_id(dg), args_text, PQ_NULL,
+				  dg->ai[CA_CORRELATION], external_id(dg), args_text, PQ_NULL,
 				  PQ_NULL, PQ_NULL);
 }
 

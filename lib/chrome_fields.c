@@ -9,6 +9,8 @@
 #include "chrome_time.h"
 #include "store.h"
 
+_Static_assert(CA_N <= 32, "chrome_digest.columnable has a bit per chrome_arg");
+
 const char *const chrome_arg_names[CA_N] = {
 	[CA_DEVICE] = "device",
 	[CA_STREAM] = "stream",
@@ -115,6 +117,10 @@ void chrome_digest_event(chrome_digest *d, const cJSON *json, const char *text,
 	const cJSON *args;
 
 	memset(d, 0, sizeof(*d));
+	for (int k = 0; k < CA_N; k++) {
+		d->ai[k] = PQ_NULL;
+		d->ar[k] = NAN;
+	}
 	/* cJSON's lookup stops at a member without a name (an array's items). */
 	for (const cJSON *v = json->child; v != NULL && v->string != NULL; v = v->next) {
 		int k = field_of(v->string);
@@ -127,8 +133,13 @@ void chrome_digest_event(chrome_digest *d, const cJSON *json, const char *text,
 		for (const cJSON *v = args->child; v != NULL && v->string != NULL; v = v->next) {
 			int k = arg_of(v->string);
 
-			if (k >= 0 && d->a[k] == NULL)
-				d->a[k] = v;
+			if (k < 0 || d->a[k] != NULL)
+				continue;
+			d->a[k] = v;
+			d->ai[k] = chrome_int(v);
+			d->ar[k] = chrome_real(v);
+			if (cJSON_IsArray(v) || d->ai[k] != PQ_NULL || !isnan(d->ar[k]))
+				d->columnable |= UINT32_C(1) << k;
 		}
 	}
 	d->ts_state = chrome_time_member(json, text, mem, "ts", &d->ts);

@@ -41,6 +41,12 @@ enum chrome_time_state { CT_OK, CT_ABSENT, CT_BAD };
 typedef struct chrome_digest {
 	const cJSON *f[CF_N];
 	const cJSON *a[CA_N];
+	/* The args values as a column takes them (chrome_int, chrome_real: PQ_NULL and NaN when
+	 * absent), and which ones a column can take at all (bit k: an array, an integer or a
+	 * real), so the importer's thread does not convert them again. */
+	int64_t ai[CA_N];
+	double ar[CA_N];
+	uint32_t columnable;
 	enum chrome_time_state ts_state, dur_state;
 	int64_t ts, dur;             /* us text -> ns, without the run's offset */
 } chrome_digest;

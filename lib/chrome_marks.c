@@ -18,7 +18,6 @@ int chrome_instant_event(chrome_ctx *c, const chrome_event *ev, const char *name
 			 const char *cat)
 {
 	const cJSON *args = ev->dg->f[CF_ARGS];
-	const cJSON *const *av = ev->dg->a;
 	const char *args_text;
 	int64_t ts;
 	chrome_where w;
@@ -30,21 +29,21 @@ int chrome_instant_event(chrome_ctx *c, const chrome_event *ev, const char *name
 		return rc;
 	/* PyTorch's allocator events: "[memory]" instants (kineto_hta.md §1.1). */
 	if (strcmp(name, "[memory]") == 0 && cJSON_IsObject(args) &&
-	    chrome_int(av[CA_MEM_BYTES]) != PQ_NULL) {
+	    ev->dg->ai[CA_MEM_BYTES] != PQ_NULL) {
 		pq_memory_event m;
-		int64_t bytes = chrome_int(av[CA_MEM_BYTES]), type = chrome_int(av[CA_DEVICE_TYPE]);
-		int64_t dev = chrome_int(av[CA_DEVICE_ID]);
+		int64_t bytes = ev->dg->ai[CA_MEM_BYTES], type = ev->dg->ai[CA_DEVICE_TYPE];
+		int64_t dev = ev->dg->ai[CA_DEVICE_ID];
 		const char *used[8];
 		int n = 0;
 
 		/* Keys whose values have columns; Device Type/Id only when they became
 		 * memory_kind and device_id. */
 		used[n++] = "Bytes";
-		if (chrome_int(av[CA_ADDR]) != PQ_NULL)
+		if (ev->dg->ai[CA_ADDR] != PQ_NULL)
 			used[n++] = "Addr";
-		if (chrome_int(av[CA_TOTAL_ALLOCATED]) != PQ_NULL)
+		if (ev->dg->ai[CA_TOTAL_ALLOCATED] != PQ_NULL)
 			used[n++] = "Total Allocated";
-		if (chrome_int(av[CA_TOTAL_RESERVED]) != PQ_NULL)
+		if (ev->dg->ai[CA_TOTAL_RESERVED] != PQ_NULL)
 			used[n++] = "Total Reserved";
 		if (type == 0 || type == 1)
 			used[n++] = "Device Type";
@@ -61,9 +60,9 @@ int chrome_instant_event(chrome_ctx *c, const chrome_event *ev, const char *name
 		/* Negative Bytes is a free; the row stores the size with operation 'free'. */
 		m.operation = bytes < 0 ? PQ_MEM_FREE : PQ_MEM_ALLOC;
 		m.bytes = bytes < 0 ? -bytes : bytes;
-		m.address = chrome_int(av[CA_ADDR]);
-		m.total_allocated = chrome_int(av[CA_TOTAL_ALLOCATED]);
-		m.total_reserved = chrome_int(av[CA_TOTAL_RESERVED]);
+		m.address = ev->dg->ai[CA_ADDR];
+		m.total_allocated = ev->dg->ai[CA_TOTAL_ALLOCATED];
+		m.total_reserved = ev->dg->ai[CA_TOTAL_RESERVED];
 		/* Device Type: c10 DeviceType, 0 CPU (host memory, pageable), 1 CUDA. */
 		m.memory_kind = type == 1 ? 2 : type == 0 ? 0 : 7;
 		if (type == 1 && dev != PQ_NULL && dev >= 0 &&

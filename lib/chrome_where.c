@@ -159,8 +159,8 @@ static int64_t stream_of_label(const char *label)
 
 static int gpu_dims(chrome_ctx *c, const chrome_digest *dg, chrome_where *w)
 {
-	int64_t dev = dg ? chrome_int(dg->a[CA_DEVICE]) : PQ_NULL;
-	int64_t stream = dg ? chrome_int(dg->a[CA_STREAM]) : PQ_NULL;
+	int64_t dev = dg ? dg->ai[CA_DEVICE] : PQ_NULL;
+	int64_t stream = dg ? dg->ai[CA_STREAM] : PQ_NULL;
 
 	if (dev == PQ_NULL)
 		dev = w->pid_label == NULL ? w->pid : PQ_NULL;
