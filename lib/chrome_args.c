@@ -14,18 +14,18 @@
 
 /* Scratch text ------------------------------------------------------------------------------ */
 
-static int reserve(chrome_ctx *c, size_t need)
+static int reserve(chrome_text *t, size_t need)
 {
-	if (need <= c->scratch_cap)
+	if (need <= t->cap)
 		return 0;
-	size_t cap = c->scratch_cap ? c->scratch_cap : 4096;
+	size_t cap = t->cap ? t->cap : 4096;
 	while (cap < need)
 		cap *= 2;
-	char *p = realloc(c->scratch, cap);
+	char *p = realloc(t->p, cap);
 	if (p == NULL)
-		return pq_fail(c->err, "out of memory");
-	c->scratch = p;
-	c->scratch_cap = cap;
+		return -1;
+	t->p = p;
+	t->cap = cap;
 	return 0;
 }
 
@@ -38,42 +38,41 @@ static int is_known(const char *key, size_t n, const char *const *known)
 }
 
 /* Writes "{" and the args object's members except the consumed ones (their values are in
- * columns) to c->scratch, minified; returns the length (no closing brace yet). */
-static size_t args_body(chrome_ctx *c, const char *text, size_t len, const char *const *consumed)
+ * columns) to t, minified; returns the length (no closing brace yet). */
+static size_t args_body(chrome_text *t, const char *text, size_t len, const char *const *consumed)
 {
 	pq_chrome_members am;
 	size_t alen, o;
 
 	if (consumed == NULL || consumed[0] == NULL ||
 	    pq_chrome_scan_value(text, len, 1, &alen, &am) != PQ_SCAN_OK || am.truncated) {
-		o = pq_chrome_minify(text, len, c->scratch);
+		o = pq_chrome_minify(text, len, t->p);
 		return o - 1; /* drop the closing brace */
 	}
 	o = 0;
-	c->scratch[o++] = '{';
+	t->p[o++] = '{';
 	for (int i = 0; i < am.n; i++) {
 		const pq_chrome_member *m = &am.m[i];
 
 		if (is_known(text + m->key, m->key_len, consumed))
 			continue;
 		if (o > 1)
-			c->scratch[o++] = ',';
-		c->scratch[o++] = '"';
-		memcpy(c->scratch + o, text + m->key, m->key_len);
+			t->p[o++] = ',';
+		t->p[o++] = '"';
+		memcpy(t->p + o, text + m->key, m->key_len);
 		o += m->key_len;
-		c->scratch[o++] = '"';
-		c->scratch[o++] = ':';
-		o += pq_chrome_minify(text + m->val, m->val_len, c->scratch + o);
+		t->p[o++] = '"';
+		t->p[o++] = ':';
+		o += pq_chrome_minify(text + m->val, m->val_len, t->p + o);
 	}
 	return o;
 }
 
-/* Builds the args JSON text of a row into c->scratch (see the header comment); *out is NULL
+/* Builds the args JSON text of a row into t (see the header comment); *out is NULL
  * when there is nothing to say. known lists the top-level fields the row stores elsewhere. */
-int chrome_event_args(chrome_ctx *c, const chrome_event *ev, const char *const *known,
-		      const char *const *consumed, const char **out)
+int chrome_args_text(chrome_text *t, const char *text, const pq_chrome_members *mem,
+		     const char *const *known, const char *const *consumed, const char **out)
 {
-	const pq_chrome_members *mem = ev->mem;
 	size_t need = 16, o = 0, body;
 	const pq_chrome_member *args = NULL;
 	int n_unknown = 0;
@@ -81,9 +80,9 @@ int chrome_event_args(chrome_ctx *c, const chrome_event *ev, const char *const *
 	*out = NULL;
 	for (int i = 0; i < mem->n; i++) {
 		const pq_chrome_member *m = &mem->m[i];
-		const char *k = ev->text + m->key;
+		const char *k = text + m->key;
 
-		if (m->key_len == 4 && memcmp(k, "args", 4) == 0 && ev->text[m->val] == '{') {
+		if (m->key_len == 4 && memcmp(k, "args", 4) == 0 && text[m->val] == '{') {
 			args = m;
 			need += m->val_len;
 		} else if (!is_known(k, m->key_len, known)) {
@@ -93,43 +92,43 @@ int chrome_event_args(chrome_ctx *c, const chrome_event *ev, const char *const *
 	}
 	if (args == NULL && n_unknown == 0)
 		return 0;
-	if (reserve(c, need + 16) != 0)
+	if (reserve(t, need + 16) != 0)
 		return -1;
 	if (args != NULL) {
-		o = args_body(c, ev->text + args->val, args->val_len, consumed);
+		o = args_body(t, text + args->val, args->val_len, consumed);
 	} else {
-		c->scratch[o++] = '{';
+		t->p[o++] = '{';
 	}
 	body = o;
 	if (n_unknown > 0) {
 		if (o > 1)
-			c->scratch[o++] = ',';
-		memcpy(c->scratch + o, "\"_event\":{", 10);
+			t->p[o++] = ',';
+		memcpy(t->p + o, "\"_event\":{", 10);
 		o += 10;
 		for (int i = 0, first = 1; i < mem->n; i++) {
 			const pq_chrome_member *m = &mem->m[i];
-			const char *k = ev->text + m->key;
+			const char *k = text + m->key;
 
 			if ((m->key_len == 4 && memcmp(k, "args", 4) == 0 && m == args) ||
 			    is_known(k, m->key_len, known))
 				continue;
 			if (!first)
-				c->scratch[o++] = ',';
+				t->p[o++] = ',';
 			first = 0;
-			c->scratch[o++] = '"';
-			memcpy(c->scratch + o, k, m->key_len);
+			t->p[o++] = '"';
+			memcpy(t->p + o, k, m->key_len);
 			o += m->key_len;
-			c->scratch[o++] = '"';
-			c->scratch[o++] = ':';
-			o += pq_chrome_minify(ev->text + m->val, m->val_len, c->scratch + o);
+			t->p[o++] = '"';
+			t->p[o++] = ':';
+			o += pq_chrome_minify(text + m->val, m->val_len, t->p + o);
 		}
-		c->scratch[o++] = '}';
+		t->p[o++] = '}';
 	}
 	if (o == 1 && body == 1)
 		return 0; /* "{}": nothing */
-	c->scratch[o++] = '}';
-	c->scratch[o] = '\0';
-	*out = c->scratch;
+	t->p[o++] = '}';
+	t->p[o] = '\0';
+	*out = t->p;
 	return 0;
 }
 
@@ -166,3 +165,11 @@ char *chrome_merge_args(const char *base, const char *over)
 	return out;
 }
 
+
+int chrome_event_args(chrome_ctx *c, const chrome_event *ev, const char *const *known,
+		      const char *const *consumed, const char **out)
+{
+	if (chrome_args_text(&c->scratch, ev->text, ev->mem, known, consumed, out) != 0)
+		return pq_fail(c->err, "out of memory");
+	return 0;
+}

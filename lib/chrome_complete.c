@@ -144,8 +144,9 @@ int chrome_write_range(chrome_ctx *c, const chrome_where *w, int64_t kind, const
 }
 
 /* The args keys whose values the row stores in columns (so the args text leaves them out):
- * those present with a number, numeric string or array value. A static list, rebuilt per call. */
-static const char *const *consumed_args(const chrome_digest *dg, enum chrome_class cc, int gpu)
+ * those present with a number, numeric string or array value; into used (NULL-terminated). */
+static const char *const *consumed_args(const chrome_digest *dg, enum chrome_class cc, int gpu,
+					const char *used[16])
 {
 	static const enum chrome_arg kernel[] = {
 		CA_DEVICE, CA_STREAM, CA_CORRELATION, CA_EXTERNAL_ID, CA_EXTERNAL_ID_LC,
@@ -167,7 +168,6 @@ static const char *const *consumed_args(const chrome_digest *dg, enum chrome_cla
 		CA_DEVICE, CA_STREAM, CA_CORRELATION, CA_EXTERNAL_ID, CA_EXTERNAL_ID_LC, CA_N,
 	};
 	static const enum chrome_arg *const range = range_gpu + 2;
-	static const char *used[16];
 	const enum chrome_arg *list;
 	int n = 0;
 
@@ -185,13 +185,36 @@ static const char *const *consumed_args(const chrome_digest *dg, enum chrome_cla
 	return used;
 }
 
+/* What an X event of class cc becomes, on a GPU track or not. */
+static enum chrome_class row_class(enum chrome_class cc, int gpu, const char *name)
+{
+	if ((cc == CC_RUNTIME || cc == CC_DRIVER) && gpu)
+		return CC_OTHER; /* a runtime event on a GPU track: kept as a range */
+	if (cc == CC_SYNC && sync_type_of(name) == PQ_NULL)
+		return CC_OTHER;
+	return cc;
+}
+
+int chrome_x_args_guess(chrome_text *t, const char *text, const pq_chrome_members *mem,
+			const chrome_digest *dg, chrome_x_args *xa)
+{
+	const cJSON *jn = dg->f[CF_NAME];
+	enum chrome_class cc = chrome_classify(chrome_str(dg->f[CF_CAT]));
+	const char *used[16];
+
+	xa->gpu = chrome_class_is_gpu(cc);
+	xa->cc = row_class(cc, xa->gpu, cJSON_IsString(jn) ? jn->valuestring : "");
+	return chrome_args_text(t, text, mem, known_x, consumed_args(dg, xa->cc, xa->gpu, used),
+				&xa->text);
+}
+
 int chrome_complete_event(chrome_ctx *c, const chrome_event *ev, const char *name,
 			  const char *cat)
 {
 	enum chrome_class cc = chrome_classify(cat);
 	const chrome_digest *dg = ev->dg;
 	const cJSON *const *av = dg->a;
-	const char *args_text;
+	const char *args_text, *used[16];
 	int64_t start, dur, end;
 	chrome_where w;
 	int rc;
@@ -209,12 +232,13 @@ int chrome_complete_event(chrome_ctx *c, const chrome_event *ev, const char *nam
 		return pq_fail(c->err, "ts + dur out of range"), CHROME_BAD;
 	if ((rc = chrome_locate(c, ev, cc, 1, &w, 0)) != 0)
 		return rc;
-	/* What the row becomes decides which args have columns (and leave args text). */
-	if ((cc == CC_RUNTIME || cc == CC_DRIVER) && w.gpu)
-		cc = CC_OTHER; /* a runtime event on a GPU track: kept as a range */
-	if (cc == CC_SYNC && sync_type_of(name) == PQ_NULL)
-		cc = CC_OTHER;
-	if (chrome_event_args(c, ev, known_x, consumed_args(dg, cc, w.gpu), &args_text) != 0)
+	/* What the row becomes decides which args have columns (and leave args text): the
+	 * reader thread's guess from the category alone is right unless the pid is a GPU track. */
+	cc = row_class(cc, w.gpu, name);
+	if (ev->xa != NULL && ev->xa->cc == cc && ev->xa->gpu == w.gpu)
+		args_text = ev->xa->text;
+	else if (chrome_event_args(c, ev, known_x, consumed_args(dg, cc, w.gpu, used),
+				   &args_text) != 0)
 		return -1;
 
 	switch (cc) {

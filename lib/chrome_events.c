@@ -266,8 +266,8 @@ void chrome_events_free(chrome_ctx *c)
 	cJSON_Delete(c->deferred_m);
 	c->deferred_m = NULL;
 	pq_strmap_free(&c->synthetic);
-	free(c->scratch);
-	c->scratch = NULL;
-	c->scratch_cap = 0;
+	free(c->scratch.p);
+	c->scratch.p = NULL;
+	c->scratch.cap = 0;
 }
 

@@ -32,7 +32,14 @@ typedef struct chrome_event {
 	const pq_chrome_members *mem;
 	cJSON *json;
 	const chrome_digest *dg;
+	const struct chrome_x_args *xa;  /* an X event's args text made ahead, or NULL */
 } chrome_event;
+
+/* A text buffer that grows (chrome_args.c). */
+typedef struct chrome_text {
+	char *p;
+	size_t cap;
+} chrome_text;
 
 /* A cached (pid, tid) -> store ids. */
 typedef struct chrome_thread_slot {
@@ -69,8 +76,7 @@ typedef struct chrome_ctx {
 	pq_ptrmap open_async;        /* "cat\x1fid\x1fscope" -> async begin stack */
 	cJSON *deferred_m;           /* M events, applied at the end */
 
-	char *scratch;               /* args text under construction */
-	size_t scratch_cap;
+	chrome_text scratch;         /* args text under construction */
 
 	int64_t unmatched_e, unclosed_b, unmatched_async_e, unclosed_async_b;
 	int64_t non_numeric_counters, ignored_events;
@@ -133,6 +139,9 @@ int chrome_event_ts(chrome_ctx *c, const chrome_event *ev, const char *ph, int64
  * say. known lists the top-level fields the row stores elsewhere, consumed the args keys. */
 int chrome_event_args(chrome_ctx *c, const chrome_event *ev, const char *const *known,
 		      const char *const *consumed, const char **out);
+/* The same into t, for an event's text and members: 0, or -1 when out of memory. */
+int chrome_args_text(chrome_text *t, const char *text, const pq_chrome_members *mem,
+		     const char *const *known, const char *const *consumed, const char **out);
 /* base's members replaced or extended by over's; returns a malloc'ed text (or NULL). */
 char *chrome_merge_args(const char *base, const char *over);
 
@@ -144,6 +153,16 @@ int chrome_write_range(chrome_ctx *c, const chrome_where *w, int64_t kind, const
 		       int64_t end_thread);
 /* correlation and External id (or external id) of an args object. */
 void chrome_args_ids(const cJSON *args, int64_t *correlation_id, int64_t *external_id);
+
+/* An X event's args text, made on the reader thread for the row class and GPU-ness its category
+ * alone gives (chrome_complete_event() uses it when the event's pid does not change them). */
+typedef struct chrome_x_args {
+	enum chrome_class cc;
+	int gpu;
+	const char *text;                /* NULL: the row has no args */
+} chrome_x_args;
+int chrome_x_args_guess(chrome_text *t, const char *text, const pq_chrome_members *mem,
+			const chrome_digest *dg, chrome_x_args *xa);
 
 /* The event families: 0, CHROME_BAD or -1 like chrome_event_process(). */
 int chrome_complete_event(chrome_ctx *c, const chrome_event *ev, const char *name,

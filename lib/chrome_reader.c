@@ -124,6 +124,30 @@ static chrome_item *item_add(chrome_reader *r, enum chrome_item_kind kind, const
 	return it;
 }
 
+/* Appends text[0..n) + NUL to batch b's text (never queues it: the text belongs to the item
+ * just added); its offset, or SIZE_MAX when out of memory. */
+static size_t text_add(chrome_batch *b, const char *text, size_t n)
+{
+	size_t off = b->text_len;
+
+	if (b->text_len + n + 1 > b->text_cap) {
+		size_t cap = b->text_cap;
+		char *t;
+
+		while (cap < b->text_len + n + 1)
+			cap *= 2;
+		t = realloc(b->text, cap);
+		if (t == NULL)
+			return SIZE_MAX;
+		b->text = t;
+		b->text_cap = cap;
+	}
+	memcpy(b->text + off, text, n);
+	b->text[off + n] = '\0';
+	b->text_len += n + 1;
+	return off;
+}
+
 /* Reading ---------------------------------------------------------------------------------- */
 
 static int is_ws(char c)
@@ -217,11 +241,25 @@ static int event(chrome_reader *r, size_t len, const pq_chrome_members *m)
 			 (unsigned long long)(pos + at));
 		return bad(r, index, pos, 1, why);
 	}
-	/* The members by name: work the importer's thread would otherwise do. */
-	if (cJSON_IsObject(it->json))
-		chrome_digest_event(&it->dg, it->json, r->cur->text + it->text, &it->m);
-	else
+	/* The members by name, and an X event's args text (what most Kineto events are): work the
+	 * importer's thread would otherwise do. */
+	it->has_xa = 0;
+	if (!cJSON_IsObject(it->json)) {
 		it->dg = (chrome_digest){ 0 };
+		return 0;
+	}
+	chrome_digest_event(&it->dg, it->json, r->cur->text + it->text, &it->m);
+	if (cJSON_IsString(it->dg.f[CF_PH]) && strcmp(it->dg.f[CF_PH]->valuestring, "X") == 0) {
+		if (chrome_x_args_guess(&r->scratch, r->cur->text + it->text, &it->m, &it->dg,
+					&it->xa) != 0)
+			return pq_fail(&r->err, "out of memory");
+		it->xa_text = SIZE_MAX;
+		if (it->xa.text != NULL &&
+		    (it->xa_text = text_add(r->cur, it->xa.text, strlen(it->xa.text))) == SIZE_MAX)
+			return pq_fail(&r->err, "out of memory");
+		it->xa.text = NULL;
+		it->has_xa = 1;
+	}
 	return 0;
 }
 
@@ -476,6 +514,7 @@ void chrome_reader_stop(chrome_reader *r)
 	}
 	if (r->cur != NULL)
 		batch_free(r->cur);
+	free(r->scratch.p);
 	pthread_mutex_destroy(&r->mu);
 	pthread_cond_destroy(&r->cv);
 	pq_chrome_stream_close(&r->in);

@@ -24,6 +24,7 @@
 #include <cJSON.h>
 
 #include "chrome_fields.h"
+#include "chrome_import.h"
 #include "chrome_parse.h"
 #include "chrome_stream.h"
 #include "error.h"
@@ -48,6 +49,9 @@ typedef struct chrome_item {
 	cJSON *json;             /* EVENT: the tree (in the batch's arena) */
 	pq_chrome_members m;     /* EVENT: the scanner's members */
 	chrome_digest dg;        /* EVENT: its members by name, ts and dur (chrome_fields.h) */
+	int has_xa;              /* EVENT: an X event, with its args text made ahead: */
+	chrome_x_args xa;        /* (xa.text is not valid here: */
+	size_t xa_text;          /* it is at this offset in the batch's text, SIZE_MAX for NULL) */
 } chrome_item;
 
 typedef struct chrome_batch {
@@ -75,6 +79,7 @@ typedef struct chrome_reader {
 	pq_error err;
 
 	chrome_batch *cur;           /* being filled (reader thread only) */
+	chrome_text scratch;         /* args text under construction (reader thread only) */
 	int64_t index;               /* events seen */
 	int array_form, saw_events;
 } chrome_reader;

@@ -120,9 +120,10 @@ static int bad_event(importer *im, int64_t index, uint64_t pos, const char *why)
 
 /* Runs one event through chrome_events.c and the error policy. */
 static int process(importer *im, const char *text, size_t len, const pq_chrome_members *m,
-		   cJSON *json, const chrome_digest *dg, int64_t index, uint64_t pos)
+		   cJSON *json, const chrome_digest *dg, const chrome_x_args *xa, int64_t index,
+		   uint64_t pos)
 {
-	chrome_event ev = { text, len, m, json, dg };
+	chrome_event ev = { text, len, m, json, dg, xa };
 	int rc = chrome_event_process(&im->c, &ev);
 
 	if (rc == CHROME_BAD) {
@@ -406,7 +407,7 @@ static int flush_prelude(importer *im)
 		pq_chrome_scan_value(text, e->len, 1, &len, &m);
 		pq_json_arena_reset(&im->arena);
 		json = pq_json_parse_in(&im->arena, text, e->len, NULL);
-		rc = process(im, text, e->len, &m, json, NULL, e->index, e->pos);
+		rc = process(im, text, e->len, &m, json, NULL, NULL, e->index, e->pos);
 		if (rc != 0)
 			return -1;
 	}
@@ -454,11 +455,14 @@ static int item(importer *im, const chrome_batch *b, const chrome_item *it)
 	switch (it->kind) {
 	case CHROME_ITEM_EVENT:
 		im->stats->events++;
-		if (im->run_open)
-			return process(im, text, it->len, &it->m, it->json, &it->dg, it->index,
-				       it->pos);
-		else {
-			chrome_event ev = { text, it->len, &it->m, it->json, &it->dg };
+		if (im->run_open) {
+			chrome_x_args xa = it->xa;
+
+			xa.text = it->xa_text != SIZE_MAX ? b->text + it->xa_text : NULL;
+			return process(im, text, it->len, &it->m, it->json, &it->dg,
+				       it->has_xa ? &xa : NULL, it->index, it->pos);
+		} else {
+			chrome_event ev = { text, it->len, &it->m, it->json, &it->dg, NULL };
 
 			return hold(im, &ev, it->index, it->pos);
 		}

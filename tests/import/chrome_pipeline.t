@@ -103,4 +103,23 @@ rm -f "$TMP/big.db"
 ok $? "an event larger than a batch imports"
 is "$(sqlite "$TMP/big.db" "SELECT name || ':' || coalesce(length(args), 0) FROM v_ranges ORDER BY start_ns" | tr '\n' ' ')" \
 	"a:0 big:$(((3 << 20) + 8)) c:0 " "its args are whole"
+# The reader makes an X event's args text ahead from its category; on a GPU track (a device in
+# deviceProperties) the row can be another kind, and the args text follows what it became.
+cat >"$TMP/track.json" <<'JSON'
+{"deviceProperties":[{"id":0,"name":"GPU"}],"traceEvents":[
+{"ph":"X","cat":"cpu_op","name":"op","pid":5,"tid":6,"ts":1,"dur":10,"args":{"External id":3,"device":1}},
+{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":0,"tid":7,"ts":2,"dur":1,"args":{"correlation":5,"cbid":211,"device":0,"stream":7,"External id":3}},
+{"ph":"X","cat":"Trace","name":"span","pid":0,"tid":7,"ts":3,"dur":1,"args":{"device":0,"stream":7,"correlation":9,"x":1}},
+{"ph":"X","cat":"cuda_sync","name":"Weird Sync","pid":0,"tid":7,"ts":4,"dur":1,"args":{"device":0,"stream":7,"correlation":10}},
+{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":6,"dur":1,"tts":3,"args":{"device":0,"stream":7,"correlation":5,"grid":[1,1,1],"blocks per SM":"0.5","note":"n"}}
+]}
+JSON
+rm -f "$TMP/track.db"
+"$PROFQ" import -o "$TMP/track.db" "$TMP/track.json" >/dev/null
+ok $? "X events on a GPU track import"
+is "$(sqlite "$TMP/track.db" "SELECT name || ' ' || coalesce(args, '-') FROM v_ranges ORDER BY start_ns" | tr '\n' '|')" \
+	'op {"device":1}|cudaLaunchKernel {"cbid":211}|span {"x":1}|Weird Sync -|' \
+	"a runtime call on a GPU track is a range and keeps cbid in args; host args keep device"
+is "$(sqlite "$TMP/track.db" "SELECT args || ' ' || blocks_per_sm FROM kernels")" \
+	'{"note":"n","_event":{"tts":3}} 0.5' "a kernel's columns leave args"
 done_testing
