@@ -28,14 +28,14 @@ static int64_t external_id(const chrome_digest *dg)
 	return v != PQ_NULL ? v : dg->ai[CA_EXTERNAL_ID_LC];
 }
 
-/* [x, y, z] -> three integers. */
-static void dim3(const cJSON *a, int64_t *x, int64_t *y, int64_t *z)
+/* [x, y, z] (grid: 0, block: 1) -> three integers, when the args have it. */
+static void dim3(const chrome_digest *dg, int g, int64_t *x, int64_t *y, int64_t *z)
 {
-	if (!cJSON_IsArray(a))
+	if (!dg->has_dim[g])
 		return;
-	*x = chrome_int(cJSON_GetArrayItem(a, 0));
-	*y = chrome_int(cJSON_GetArrayItem(a, 1));
-	*z = chrome_int(cJSON_GetArrayItem(a, 2));
+	*x = dg->dim[g][0];
+	*y = dg->dim[g][1];
+	*z = dg->dim[g][2];
 }
 
 /* Rows -------------------------------------------------------------------------------------------- */
@@ -213,7 +213,6 @@ int chrome_complete_event(chrome_ctx *c, const chrome_event *ev, const char *nam
 {
 	enum chrome_class cc = chrome_classify(cat);
 	const chrome_digest *dg = ev->dg;
-	const cJSON *const *av = dg->a;
 	const char *args_text, *used[16];
 	int64_t start, dur, end;
 	chrome_where w;
@@ -254,8 +253,8 @@ int chrome_complete_event(chrome_ctx *c, const chrome_event *ev, const char *nam
 		k.correlation_id = dg->ai[CA_CORRELATION];
 		k.external_id = external_id(dg);
 		k.name = name;
-		dim3(av[CA_GRID], &k.grid_x, &k.grid_y, &k.grid_z);
-		dim3(av[CA_BLOCK], &k.block_x, &k.block_y, &k.block_z);
+		dim3(dg, 0, &k.grid_x, &k.grid_y, &k.grid_z);
+		dim3(dg, 1, &k.block_x, &k.block_y, &k.block_z);
 		k.registers_per_thread = dg->ai[CA_REGISTERS];
 		/* Kineto's "shared memory" is static + dynamic (CuptiActivity.cpp metadataJson):
 		 * stored as static_shared_bytes, dynamic left NULL, so their sum is right. */

@@ -142,6 +142,15 @@ void chrome_digest_event(chrome_digest *d, const cJSON *json, const char *text,
 				d->columnable |= UINT32_C(1) << k;
 		}
 	}
+	for (int g = 0; g < 2; g++) {
+		const cJSON *a = d->a[g == 0 ? CA_GRID : CA_BLOCK];
+
+		if ((d->has_dim[g] = cJSON_IsArray(a)) != 0)
+			for (int i = 0; i < 3; i++)
+				d->dim[g][i] = chrome_int(cJSON_GetArrayItem(a, i));
+	}
+	d->pid = chrome_int(d->f[CF_PID]);
+	d->tid = chrome_int(d->f[CF_TID]);
 	d->ts_state = chrome_time_member(json, text, mem, "ts", &d->ts);
 	d->dur_state = chrome_time_member(json, text, mem, "dur", &d->dur);
 }

@@ -47,6 +47,11 @@ typedef struct chrome_digest {
 	int64_t ai[CA_N];
 	double ar[CA_N];
 	uint32_t columnable;
+	/* grid and block ([x, y, z] when has_dim), pid and tid as integers (PQ_NULL when absent
+	 * or not numeric: then the importer looks at the value itself). */
+	int has_dim[2];
+	int64_t dim[2][3];
+	int64_t pid, tid;
 	enum chrome_time_state ts_state, dur_state;
 	int64_t ts, dur;             /* us text -> ns, without the run's offset */
 } chrome_digest;

@@ -198,7 +198,11 @@ int chrome_locate(chrome_ctx *c, const chrome_event *ev, enum chrome_class cc, i
 {
 	memset(w, 0, sizeof(*w));
 	w->process_id = w->thread_id = w->device_id = w->stream_id = PQ_NULL;
-	if (chrome_id(c, ev->dg->f[CF_PID], 'p', &w->pid, &w->pid_label) != 0 ||
+	/* Numeric pids and tids come converted; chrome_id() handles the rest. */
+	if ((w->pid = ev->dg->pid) == PQ_NULL &&
+	    chrome_id(c, ev->dg->f[CF_PID], 'p', &w->pid, &w->pid_label) != 0)
+		return CHROME_BAD;
+	if ((w->tid = ev->dg->tid) == PQ_NULL &&
 	    chrome_id(c, ev->dg->f[CF_TID], 't', &w->tid, &w->tid_label) != 0)
 		return CHROME_BAD;
 	if (chrome_class_is_gpu(cc) && w->pid != PQ_NULL && w->pid_label == NULL)
