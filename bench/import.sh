@@ -8,7 +8,9 @@
 # with `profq import` under /usr/bin/time -v, plain and gzip-compressed. Prints MB/s of
 # uncompressed JSON (wall clock and CPU time) and the peak RSS. Then the ceiling of the import's
 # first stage on its own: build/bench/parse_bench reads, inflates, scans and cJSON-parses every
-# event (the import's reader thread) and writes nothing.
+# event (the import's reader thread) and writes nothing. From the two, an estimate of each stage's
+# CPU time: reader = parse_bench's, importer (rows, SQLite) = the import's CPU time minus that;
+# on an otherwise idle 2-CPU machine the import's wall time approaches the larger of the two.
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 MB=${1:-500}
@@ -24,7 +26,13 @@ bytes=$(wc -c <"$WORK/trace.json")
 echo "machine: $(nproc) CPUs, $(lscpu | sed -n 's/^Model name: *//p'), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "trace: $bytes bytes of JSON"
 
-run() { # label file
+ceiling() { # label file: runs parse_bench, sets reader_cpu
+	line=$("$PARSE" "$2")
+	echo "ceiling, $1: $line"
+	reader_cpu=$(printf '%s\n' "$line" | sed -n 's/.*cpu \([0-9.]*\) s.*/\1/p')
+}
+
+run() { # label file (after ceiling)
 	rm -f "$WORK/out.db" "$WORK/out.db-wal" "$WORK/out.db-shm"
 	/usr/bin/time -v "$PROFQ" import -o "$WORK/out.db" "$2" >"$WORK/stdout" 2>"$WORK/time"
 	wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$WORK/time" |
@@ -35,13 +43,17 @@ run() { # label file
 	awk -v b="$bytes" -v w="$wall" -v u="$user" -v s="$sys" -v r="$rss" -v l="$1" 'BEGIN {
 		printf "%-6s wall %6.2f s  %6.1f MB/s | cpu %6.2f s (user %.2f, sys %.2f)  %6.1f MB/s | peak RSS %.0f MB\n",
 			l, w, b / 1e6 / w, u + s, u, s, b / 1e6 / (u + s), r / 1024 }'
+	awk -v b="$bytes" -v u="$user" -v s="$sys" -v p="$reader_cpu" 'BEGIN {
+		i = u + s - p; m = i > p ? i : p
+		printf "       stages (estimate): reader %.2f s, importer %.2f s cpu; bound on 2 idle CPUs %.2f s = %.1f MB/s\n",
+			p, i, m, b / 1e6 / m }'
 	sed 's/^/       /' "$WORK/stdout"
 }
+ceiling plain "$WORK/trace.json"
 run plain "$WORK/trace.json"
-echo "ceiling, plain: $("$PARSE" "$WORK/trace.json")"
 gzip -1 -c "$WORK/trace.json" >"$WORK/trace.json.gz"
 rm -f "$WORK/trace.json"
 echo "gzip: $(wc -c <"$WORK/trace.json.gz") bytes"
+ceiling gzip "$WORK/trace.json.gz"
 run gzip "$WORK/trace.json.gz"
-echo "ceiling, gzip: $("$PARSE" "$WORK/trace.json.gz")"
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,13 +1,16 @@
-/* import_chrome.c - Chrome trace-event JSON (.json, .json.gz) -> one run: the document's shape,
- * the top-level keys, the run's time base, and the error policy. Events become rows in
- * chrome_events.c.
+/* import_chrome.c - Chrome trace-event JSON (.json, .json.gz) -> one run: the top-level keys,
+ * the run's time base, and the error policy. The document's shape is walked by the reader
+ * thread (chrome_reader.c); events become rows in chrome_events.c.
  *
- * Streaming. The file is read through zlib in chunks (chrome_stream.c); each event object is
- * found by a scanner that respects strings and escapes, parsed on its own with cJSON, written,
- * and dropped. What stays in memory is what is still open: B/E and async begins without their
- * end, the M (metadata) events (one per process or thread, applied at the end so names do not
- * depend on their position), and up to PRELUDE_EVENTS events of look-ahead before the run
- * begins (below). Top-level values other than traceEvents are held whole while parsed.
+ * Streaming, in two stages. The reader thread reads the file through zlib in chunks
+ * (chrome_stream.c), finds each event object with a scanner that respects strings and escapes,
+ * parses it on its own with cJSON and digests it (chrome_fields.c), and hands batches of events
+ * to this thread, which writes rows and applies the error policy in document order, so messages
+ * and rows are what one thread would give. At most CHROME_READER_BATCHES batches exist. What
+ * else stays in memory is what is still open: B/E and async begins without their end, the M
+ * (metadata) events (one per process or thread, applied at the end so names do not depend on
+ * their position), and up to PRELUDE_EVENTS events of look-ahead before the run begins (below).
+ * Top-level values other than traceEvents are held whole while parsed.
  *
  * Document forms: {"traceEvents": [...], <other keys before or after>} and a bare [...] array,
  * whose closing bracket may be missing (Chrome's idiom for traces cut short). Trailing commas
