@@ -8,7 +8,8 @@
 # with `profq import` under /usr/bin/time -v, plain and gzip-compressed. Prints MB/s of
 # uncompressed JSON (wall clock and CPU time) and the peak RSS. Then the ceiling of the import's
 # first stage on its own: build/bench/parse_bench reads, inflates, scans and cJSON-parses every
-# event (the import's reader thread) and writes nothing. From the two, an estimate of each stage's
+# event and writes nothing (-n: nothing else; without: also the digest the import's reader thread
+# makes of each event). From the two, an estimate of each stage's
 # CPU time: reader = parse_bench's, importer (rows, SQLite) = the import's CPU time minus that;
 # on an otherwise idle 2-CPU machine the import's wall time approaches the larger of the two.
 set -eu
@@ -27,6 +28,7 @@ echo "machine: $(nproc) CPUs, $(lscpu | sed -n 's/^Model name: *//p'), load $(cu
 echo "trace: $bytes bytes of JSON"
 
 ceiling() { # label file: runs parse_bench, sets reader_cpu
+	echo "ceiling, $1: $("$PARSE" -n "$2")"
 	line=$("$PARSE" "$2")
 	echo "ceiling, $1: $line"
 	reader_cpu=$(printf '%s\n' "$line" | sed -n 's/.*cpu \([0-9.]*\) s.*/\1/p')

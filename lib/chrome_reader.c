@@ -244,7 +244,7 @@ static int event(chrome_reader *r, size_t len, const pq_chrome_members *m)
 	/* The members by name, and an X event's args text (what most Kineto events are): work the
 	 * importer's thread would otherwise do. */
 	it->has_xa = 0;
-	if (!cJSON_IsObject(it->json)) {
+	if (!r->digest || !cJSON_IsObject(it->json)) {
 		it->dg = (chrome_digest){ 0 };
 		return 0;
 	}
@@ -442,11 +442,12 @@ static void *reader_main(void *arg)
 
 int chrome_reader_start(chrome_reader *r, const char *path,
 			void (*progress)(void *ctx, uint64_t done, uint64_t total),
-			void *progress_ctx, pq_error *err)
+			void *progress_ctx, int digest, pq_error *err)
 {
 	int e;
 
 	memset(r, 0, sizeof(*r));
+	r->digest = digest;
 	if (pq_chrome_stream_open(&r->in, path, err) != 0) {
 		pq_chrome_stream_close(&r->in);
 		return -1;

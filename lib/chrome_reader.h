@@ -82,12 +82,14 @@ typedef struct chrome_reader {
 	chrome_text scratch;         /* args text under construction (reader thread only) */
 	int64_t index;               /* events seen */
 	int array_form, saw_events;
+	int digest;                  /* digest events (0: scan and parse only, for measuring) */
 } chrome_reader;
 
-/* Opens path and starts the reader thread; on failure (err set) nothing is left to stop. */
+/* Opens path and starts the reader thread; on failure (err set) nothing is left to stop.
+ * digest 0 leaves items' dg and xa unset (bench/parse_bench measures cJSON alone with it). */
 int chrome_reader_start(chrome_reader *r, const char *path,
 			void (*progress)(void *ctx, uint64_t done, uint64_t total),
-			void *progress_ctx, pq_error *err);
+			void *progress_ctx, int digest, pq_error *err);
 
 /* The next filled batch, waiting for it; NULL after the last one (then r->status and r->err
  * say how the document ended). Give each batch back with chrome_reader_release(). */

@@ -484,7 +484,7 @@ static int document(importer *im)
 {
 	chrome_batch *b;
 
-	if (chrome_reader_start(&im->rd, im->path, im->opt->progress, im->opt->progress_ctx,
+	if (chrome_reader_start(&im->rd, im->path, im->opt->progress, im->opt->progress_ctx, 1,
 				im->err) != 0)
 		return -1;
 	while ((b = chrome_reader_next(&im->rd)) != NULL) {
