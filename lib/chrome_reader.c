@@ -117,6 +117,8 @@ static chrome_item *item_add(chrome_reader *r, enum chrome_item_kind kind, const
 	it->len = n;
 	it->key = 0;
 	it->json = NULL;
+	it->has_xa = 0;
+	it->xa_text = SIZE_MAX;
 	if (text != NULL)
 		memcpy(b->text + b->text_len, text, n);
 	b->text[b->text_len + n] = '\0';

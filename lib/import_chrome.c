@@ -459,9 +459,12 @@ static int item(importer *im, const chrome_batch *b, const chrome_item *it)
 	case CHROME_ITEM_EVENT:
 		im->stats->events++;
 		if (im->run_open) {
-			chrome_x_args xa = it->xa;
+			chrome_x_args xa;
 
-			xa.text = it->xa_text != SIZE_MAX ? b->text + it->xa_text : NULL;
+			if (it->has_xa) {
+				xa = it->xa;
+				xa.text = it->xa_text != SIZE_MAX ? b->text + it->xa_text : NULL;
+			}
 			return process(im, text, it->len, &it->m, it->json, &it->dg,
 				       it->has_xa ? &xa : NULL, it->index, it->pos);
 		} else {
