@@ -16,7 +16,7 @@ WARN     := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wfor
 DEFS     := -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L
 # Recursive '=' so a `make deps` earlier in the same command line is seen.
 DEP_CFLAGS = $(shell $(PKG_CONFIG) --cflags sqlite3 libcjson zlib)
-DEP_LIBS   = $(shell $(PKG_CONFIG) --libs sqlite3 libcjson zlib) -lstdc++ -lm
+DEP_LIBS   = $(shell $(PKG_CONFIG) --libs sqlite3 libcjson zlib) -lstdc++ -lm -pthread
 # The extension reads JSON arguments with cJSON and demangles with the C++ runtime.
 EXT_LIBS   = $(shell $(PKG_CONFIG) --libs libcjson) -lstdc++ -lm
 ALL_CFLAGS = $(WARN) $(DEFS) -fPIC -MMD -MP -Ilib -Iext -Icli $(DEP_CFLAGS) $(CFLAGS)
@@ -49,7 +49,7 @@ else
 endif
 
 .PHONY: all deps depcheck demo test check asan bench install uninstall clean help
-all: $(B)/profq $(B)/profq.so $(COLLECTOR) $(TEST_BINS) $(B)/examples/demo
+all: $(B)/profq $(B)/profq.so $(COLLECTOR) $(TEST_BINS) $(B)/examples/demo $(B)/bench/parse_bench
 
 help:
 	@echo "make            build profq, profq.so (and the collector when CUPTI is found) into $(B)/"
@@ -102,6 +102,10 @@ $(B)/cli/cmd_record.o: ALL_CFLAGS += -DPQ_LIBDIR='"$(LIBDIR)"'
 $(B)/tests/%: tests/c/%_test.c tests/c/tap.h $(B)/libprofq.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Itests/c -o $@ $< $(B)/libprofq.a $(DEP_LIBS)
+
+$(B)/bench/parse_bench: bench/parse_bench.c $(B)/libprofq.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libprofq.a $(DEP_LIBS)
 
 $(B)/examples/demo: examples/demo.c $(B)/libprofq.a
 	@mkdir -p $(@D)

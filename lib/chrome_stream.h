@@ -69,13 +69,4 @@ static inline uint64_t pq_chrome_stream_offset(const pq_chrome_stream *s, size_t
  * written (at most n). */
 size_t pq_chrome_minify(const char *p, size_t n, char *out);
 
-/* Parses text[0..n) with cJSON into an arena instead of one malloc per node: the import parses
- * millions of small objects and malloc/free was a quarter of the parse time. The tree stays valid
- * until the next pq_chrome_parse() or pq_chrome_parse_done(); never cJSON_Delete() it. cJSON's
- * allocation hooks are process-wide, so they are switched to the arena only for the duration of
- * the parse (not thread-safe, like the store). Returns NULL when the text is not valid JSON. */
-struct cJSON *pq_chrome_parse(const char *text, size_t n);
-/* Frees the arena. */
-void pq_chrome_parse_done(void);
-
 #endif

@@ -1,13 +1,16 @@
-/* import_chrome.c - Chrome trace-event JSON (.json, .json.gz) -> one run: the document's shape,
- * the top-level keys, the run's time base, and the error policy. Events become rows in
- * chrome_events.c.
+/* import_chrome.c - Chrome trace-event JSON (.json, .json.gz) -> one run: the top-level keys,
+ * the run's time base, and the error policy. The document's shape is walked by the reader
+ * thread (chrome_reader.c); events become rows in chrome_events.c.
  *
- * Streaming. The file is read through zlib in chunks (chrome_stream.c); each event object is
- * found by a scanner that respects strings and escapes, parsed on its own with cJSON, written,
- * and dropped. What stays in memory is what is still open: B/E and async begins without their
- * end, the M (metadata) events (one per process or thread, applied at the end so names do not
- * depend on their position), and up to PRELUDE_EVENTS events of look-ahead before the run
- * begins (below). Top-level values other than traceEvents are held whole while parsed.
+ * Streaming, in two stages. The reader thread reads the file through zlib in chunks
+ * (chrome_stream.c), finds each event object with a scanner that respects strings and escapes,
+ * parses it on its own with cJSON and digests it (chrome_fields.c), and hands batches of events
+ * to this thread, which writes rows and applies the error policy in document order, so messages
+ * and rows are what one thread would give. At most CHROME_READER_BATCHES batches exist. What
+ * else stays in memory is what is still open: B/E and async begins without their end, the M
+ * (metadata) events (one per process or thread, applied at the end so names do not depend on
+ * their position), and up to PRELUDE_EVENTS events of look-ahead before the run begins (below).
+ * Top-level values other than traceEvents are held whole while parsed.
  *
  * Document forms: {"traceEvents": [...], <other keys before or after>} and a bare [...] array,
  * whose closing bracket may be missing (Chrome's idiom for traces cut short). Trailing commas
@@ -49,7 +52,8 @@
 #include <cJSON.h>
 
 #include "chrome_import.h"
-#include "chrome_stream.h"
+#include "chrome_parse.h"
+#include "chrome_reader.h"
 #include "chrome_time.h"
 
 #define PRELUDE_EVENTS 1024
@@ -72,7 +76,8 @@ typedef struct queued {
 
 typedef struct importer {
 	chrome_ctx c;
-	pq_chrome_stream in;
+	chrome_reader rd;
+	pq_json_arena arena;    /* held events, parsed again when replayed */
 	pq_store *s;
 	const char *path;
 	const pq_import_options *opt;
@@ -83,7 +88,7 @@ typedef struct importer {
 	run_facts late;         /* seen after the run began */
 	int restart;
 	cJSON *pending;         /* top-level keys seen before the run began: applied at begin */
-	int run_open, saw_events, array_form;
+	int run_open;
 
 	int time_decided, relative;
 	const char *time_rule;
@@ -93,67 +98,9 @@ typedef struct importer {
 	queued *qi;
 	size_t qn, qcap;
 
-	int64_t index;          /* events seen */
 	int64_t skipped, first_error_index;
 	char first_error[512];
 } importer;
-
-/* Reading ---------------------------------------------------------------------------------- */
-
-static int is_ws(char c)
-{
-	return c == ' ' || c == '\n' || c == '\r' || c == '\t';
-}
-
-/* The next byte that is not whitespace (and not a comma when skip_commas), without consuming
- * it: 0..255, or -1 at the end, -2 on a read error. */
-static int peek(importer *im, int skip_commas)
-{
-	pq_chrome_stream *in = &im->in;
-
-	for (;;) {
-		while (in->pos < in->len &&
-		       (is_ws(in->buf[in->pos]) || (skip_commas && in->buf[in->pos] == ',')))
-			in->pos++;
-		if (in->pos < in->len)
-			return (unsigned char)in->buf[in->pos];
-		int r = pq_chrome_stream_more(in, im->err);
-
-		if (r < 0)
-			return -2;
-		if (r == 0)
-			return -1;
-	}
-}
-
-static uint64_t here(const importer *im)
-{
-	return pq_chrome_stream_offset(&im->in, im->in.pos);
-}
-
-/* Scans the value at in->pos, reading more as needed: 0 with *len, 1 when the text ends inside
- * it, -1 on errors (err set). */
-static int value_at(importer *im, size_t *len, pq_chrome_members *m, const char *what)
-{
-	pq_chrome_stream *in = &im->in;
-
-	for (;;) {
-		enum pq_chrome_scan r = pq_chrome_scan_value(in->buf + in->pos, in->len - in->pos,
-							     in->eof, len, m);
-		if (r == PQ_SCAN_OK)
-			return 0;
-		if (r == PQ_SCAN_BAD) {
-			if (in->eof && *len >= in->len - in->pos)
-				return 1;
-			return pq_fail(im->err, "invalid JSON in %s at byte %llu", what,
-				       (unsigned long long)(here(im) + *len));
-		}
-		int more = pq_chrome_stream_more(in, im->err);
-
-		if (more < 0)
-			return -1;
-	}
-}
 
 /* Errors ------------------------------------------------------------------------------------ */
 
@@ -176,9 +123,10 @@ static int bad_event(importer *im, int64_t index, uint64_t pos, const char *why)
 
 /* Runs one event through chrome_events.c and the error policy. */
 static int process(importer *im, const char *text, size_t len, const pq_chrome_members *m,
-		   cJSON *json, int64_t index, uint64_t pos)
+		   cJSON *json, const chrome_digest *dg, const chrome_x_args *xa, int64_t index,
+		   uint64_t pos)
 {
-	chrome_event ev = { text, len, m, json };
+	chrome_event ev = { text, len, m, json, dg, xa };
 	int rc = chrome_event_process(&im->c, &ev);
 
 	if (rc == CHROME_BAD) {
@@ -324,7 +272,7 @@ static int facts_differ(const run_facts *used, const run_facts *late)
 
 static int top_key(importer *im, const char *key, const char *raw, size_t len, uint64_t pos)
 {
-	cJSON *v = cJSON_ParseWithLength(raw, len);
+	cJSON *v = pq_json_parse(raw, len);
 
 	if (v == NULL)
 		return pq_fail(im->err, "invalid JSON in top-level key \"%s\" at byte %llu", key,
@@ -397,7 +345,7 @@ static void observe(importer *im, const chrome_event *ev)
 				 ? cJSON_GetObjectItemCaseSensitive(j, "ph")->valuestring
 				 : "";
 	size_t n;
-	const char *ts = chrome_member(ev, "ts", &n);
+	const char *ts = chrome_member_text(ev->text, ev->mem, "ts", &n);
 	int64_t ns;
 
 	if (!im->time_decided && !im->facts.have_base && ts != NULL) {
@@ -460,8 +408,9 @@ static int flush_prelude(importer *im)
 		int rc;
 
 		pq_chrome_scan_value(text, e->len, 1, &len, &m);
-		json = pq_chrome_parse(text, e->len);
-		rc = process(im, text, e->len, &m, json, e->index, e->pos);
+		pq_json_arena_reset(&im->arena);
+		json = pq_json_parse_in(&im->arena, text, e->len, NULL);
+		rc = process(im, text, e->len, &m, json, NULL, NULL, e->index, e->pos);
 		if (rc != 0)
 			return -1;
 	}
@@ -499,175 +448,61 @@ static int hold(importer *im, const chrome_event *ev, int64_t index, uint64_t po
 	return prelude_ready(im) ? flush_prelude(im) : 0;
 }
 
-/* The events array ----------------------------------------------------------------------------- */
+/* The events, from the reader thread ---------------------------------------------------------- */
 
-static int one_event(importer *im, size_t len, const pq_chrome_members *m)
+/* One item of a batch, in document order. */
+static int item(importer *im, const chrome_batch *b, const chrome_item *it)
 {
-	const char *text = im->in.buf + im->in.pos;
-	uint64_t pos = here(im);
-	int64_t index = im->index++;
-	cJSON *json;
-	int rc;
+	const char *text = chrome_item_text(b, it);
 
-	im->stats->events++;
-	json = pq_chrome_parse(text, len);
-	if (json == NULL) {
-		const char *at = cJSON_GetErrorPtr();
-		char why[96];
+	switch (it->kind) {
+	case CHROME_ITEM_EVENT:
+		im->stats->events++;
+		if (im->run_open) {
+			chrome_x_args xa;
 
-		snprintf(why, sizeof(why), "invalid JSON near byte %llu",
-			 (unsigned long long)(pos + (at && at >= text && at <= text + len
-							     ? (size_t)(at - text) : 0)));
-		return bad_event(im, index, pos, why);
-	}
-	if (im->run_open) {
-		rc = process(im, text, len, m, json, index, pos);
-	} else {
-		chrome_event ev = { text, len, m, json };
-
-		rc = hold(im, &ev, index, pos);
-	}
-	return rc;
-}
-
-static int events_array(importer *im)
-{
-	pq_chrome_members m;
-	size_t len;
-	int c, r;
-
-	im->saw_events = 1;
-	im->in.pos++; /* '[' */
-	for (;;) {
-		c = peek(im, 1);
-		if (c == -2)
-			return -1;
-		if (c == -1) {
-			if (im->array_form)
-				return 0; /* the closing bracket may be missing */
-			return pq_fail(im->err, "truncated: traceEvents is not closed at byte %llu",
-				       (unsigned long long)here(im));
-		}
-		if (c == ']') {
-			im->in.pos++;
-			return 0;
-		}
-		r = value_at(im, &len, c == '{' ? &m : NULL, "traceEvents");
-		if (r < 0)
-			return -1;
-		if (r == 1) {
-			uint64_t pos = here(im);
-
-			if (bad_event(im, im->index++, pos, "truncated event at the end of the file") != 0)
-				return -1;
-			im->in.pos = im->in.len;
-			if (!im->array_form)
-				return pq_fail(im->err, "truncated: traceEvents is not closed at byte %llu",
-					       (unsigned long long)here(im));
-			return 0;
-		}
-		if (c != '{') {
-			if (bad_event(im, im->index++, here(im), "not an object") != 0)
-				return -1;
-		} else if (one_event(im, len, &m) != 0) {
-			return -1;
-		}
-		im->in.pos += len;
-	}
-}
-
-static int object_form(importer *im)
-{
-	char key[256];
-	size_t len;
-	int c, r;
-
-	im->in.pos++; /* '{' */
-	for (;;) {
-		c = peek(im, 0);
-		if (c == -2)
-			return -1;
-		if (c == '}' ) {
-			im->in.pos++;
-			return 0;
-		}
-		if (c != '"')
-			goto bad;
-		if ((r = value_at(im, &len, NULL, "the top-level object")) != 0)
-			return r < 0 ? -1 : pq_fail(im->err, "truncated at byte %llu",
-						    (unsigned long long)here(im));
-		snprintf(key, sizeof(key), "%.*s", (int)(len - 2 < 255 ? len - 2 : 255),
-			 im->in.buf + im->in.pos + 1);
-		im->in.pos += len;
-		if (peek(im, 0) != ':')
-			goto bad;
-		im->in.pos++;
-		c = peek(im, 0);
-		if (c < 0)
-			goto bad;
-		if (strcmp(key, "traceEvents") == 0 && c == '[') {
-			if (events_array(im) != 0)
-				return -1;
+			if (it->has_xa) {
+				xa = it->xa;
+				xa.text = it->xa_text != SIZE_MAX ? b->text + it->xa_text : NULL;
+			}
+			return process(im, text, it->len, &it->m, it->json, &it->dg,
+				       it->has_xa ? &xa : NULL, it->index, it->pos);
 		} else {
-			uint64_t pos = here(im);
+			chrome_event ev = { text, it->len, &it->m, it->json, &it->dg, NULL };
 
-			if ((r = value_at(im, &len, NULL, "the top-level object")) != 0)
-				return r < 0 ? -1 : pq_fail(im->err, "truncated at byte %llu",
-							    (unsigned long long)here(im));
-			if (top_key(im, key, im->in.buf + im->in.pos, len, pos) != 0)
-				return -1;
-			im->in.pos += len;
+			return hold(im, &ev, it->index, it->pos);
 		}
-		c = peek(im, 0);
-		if (c == ',') {
-			im->in.pos++;
-			continue;
-		}
-		if (c == '}') {
-			im->in.pos++;
-			return 0;
-		}
-		goto bad;
+	case CHROME_ITEM_BAD:
+		if (it->counted)
+			im->stats->events++;
+		return bad_event(im, it->index, it->pos, text);
+	case CHROME_ITEM_KEY:
+		return top_key(im, b->text + it->key, text, it->len, it->pos);
 	}
-bad:
-	if (c == -2)
-		return -1;
-	if (c == -1 || im->in.pos >= im->in.len)
-		return pq_fail(im->err, "truncated: the JSON object is not closed at byte %llu",
-			       (unsigned long long)here(im));
-	return pq_fail(im->err, "invalid JSON at byte %llu", (unsigned long long)here(im));
+	return 0;
 }
 
+/* Consumes what the reader produces; the reader's own failure comes after its last batch. */
 static int document(importer *im)
 {
-	int c;
+	chrome_batch *b;
 
-	if (pq_chrome_stream_more(&im->in, im->err) < 0)
+	if (chrome_reader_start(&im->rd, im->path, im->opt->progress, im->opt->progress_ctx, 1,
+				im->err) != 0)
 		return -1;
-	if (im->in.len >= 3 && memcmp(im->in.buf, "\xef\xbb\xbf", 3) == 0)
-		im->in.pos = 3;
-	c = peek(im, 0);
-	if (c == -2)
-		return -1;
-	if (c == '[') {
-		im->array_form = 1;
-		if (events_array(im) != 0)
-			return -1;
-	} else if (c == '{') {
-		if (object_form(im) != 0)
-			return -1;
-		if (!im->saw_events)
-			return pq_fail(im->err, "not a Chrome trace: the JSON object has no "
-					       "traceEvents array");
-	} else {
-		return pq_fail(im->err, c == -1 ? "empty file" : "not a Chrome trace: not JSON");
+	while ((b = chrome_reader_next(&im->rd)) != NULL) {
+		for (size_t i = 0; i < b->n; i++) {
+			if (item(im, b, &b->items[i]) != 0) {
+				chrome_reader_release(&im->rd, b);
+				return -1;
+			}
+		}
+		chrome_reader_release(&im->rd, b);
 	}
-	c = peek(im, 0);
-	if (c == -2)
+	if (im->rd.status != 0) {
+		*im->err = im->rd.err;
 		return -1;
-	if (c != -1)
-		return pq_fail(im->err, "unexpected text after the JSON at byte %llu",
-			       (unsigned long long)here(im));
+	}
 	return 0;
 }
 
@@ -714,11 +549,9 @@ static int attempt(importer *im)
 	im->pending = cJSON_CreateObject();
 	if (im->pending == NULL)
 		return pq_fail(im->err, "out of memory");
-	if (pq_chrome_stream_open(&im->in, im->path, im->err) != 0)
-		return -1;
-	im->in.progress = im->opt->progress;
-	im->in.progress_ctx = im->opt->progress_ctx;
 	rc = document(im);
+	/* The reader is done (or told to stop) before the run is finished or thrown away. */
+	chrome_reader_stop(&im->rd);
 	if (rc == 0)
 		rc = finish(im);
 	if (rc == 0 && im->restart)
@@ -731,10 +564,10 @@ static int attempt(importer *im)
 static void release(importer *im)
 {
 	chrome_events_free(&im->c);
-	pq_chrome_stream_close(&im->in);
+	chrome_reader_stop(&im->rd);
 	cJSON_Delete(im->pending);
 	im->pending = NULL;
-	pq_chrome_parse_done();
+	pq_json_arena_free(&im->arena);
 	free(im->q);
 	free(im->qi);
 	im->q = NULL;
