@@ -8,9 +8,6 @@
  * while the process-wide state (domains, buffers, writer) is made once. Slots left empty become
  * no-ops, hence every A, W, Ex and Domain variant is provided.
  */
-#define NVTX_NO_IMPL
-#include <nvtx3/nvToolsExt.h>
-
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +15,7 @@
 
 #include "collector.h"
 #include "nvtx_event.h"
+#include "nvtx_tool.h"
 
 #define MAX_TEXT 4096
 
@@ -28,8 +26,7 @@ static int next_slot = 1;
 static _Atomic uint64_t next_range_id = 1;
 static _Atomic uint64_t capture_range_id;   /* start/end range that opened the capture */
 
-/* UTF-32 (Linux wchar_t) to UTF-8 into out (room for cap bytes including the NUL). */
-static size_t wide_to_utf8(const wchar_t *w, char *out, size_t cap)
+size_t pq_wide_to_utf8(const wchar_t *w, char *out, size_t cap)
 {
 	size_t n = 0;
 
@@ -135,8 +132,10 @@ static void set_attrs(pq_nv_event *e, const nvtxEventAttributes_t *a)
 	}
 }
 
-/* Appends one event; the hot path. */
-static void record(pq_tbuf *t, int type, const pq_nv_domain *d, msg m, uint64_t id)
+/* Appends one event; the hot path. extra (rare events only) replaces the attributes: category and
+ * payload. */
+static inline void record_ex(pq_tbuf *t, int type, const pq_nv_domain *d, msg m, uint64_t id,
+			     const pq_nv_event *extra)
 {
 	size_t len = 0, room;
 	pq_nv_event *e;
@@ -159,12 +158,17 @@ static void record(pq_tbuf *t, int type, const pq_nv_domain *d, msg m, uint64_t 
 	e->domain = d;
 	e->reg = m.reg;
 	set_attrs(e, m.attr);
+	if (extra != NULL) {
+		e->category = extra->category;
+		e->payload_type = extra->payload_type;
+		e->payload = extra->payload;
+	}
 	if (m.a != NULL) {
 		memcpy(e + 1, m.a, len);
 		((char *)(e + 1))[len] = '\0';
 		e->msg = PQ_NV_MSG_TEXT;
 	} else if (m.w != NULL) {
-		len = wide_to_utf8(m.w, (char *)(e + 1), room - sizeof(*e));
+		len = pq_wide_to_utf8(m.w, (char *)(e + 1), room - sizeof(*e));
 		room = (sizeof(*e) + len + 1 + 7) & ~(size_t)7;
 		e->msg = PQ_NV_MSG_TEXT;
 	} else {
@@ -174,6 +178,11 @@ static void record(pq_tbuf *t, int type, const pq_nv_domain *d, msg m, uint64_t 
 	pq_tbuf_commit(t, room);
 }
 
+static inline void record(pq_tbuf *t, int type, const pq_nv_domain *d, msg m, uint64_t id)
+{
+	record_ex(t, type, d, m, id, NULL);
+}
+
 /* Capture gate (--capture-range nvtx:NAME): does this opening range start the capture? */
 static int opens_capture(msg m)
 {
@@ -181,7 +190,7 @@ static int opens_capture(msg m)
 	char buf[sizeof(pq_cfg.capture_nvtx)];
 
 	if (text == NULL && m.w != NULL) {
-		wide_to_utf8(m.w, buf, sizeof(buf));
+		pq_wide_to_utf8(m.w, buf, sizeof(buf));
 		text = buf;
 	}
 	return text != NULL && strcmp(text, pq_cfg.capture_nvtx) == 0;
@@ -280,6 +289,23 @@ static void name_event(int type, const pq_nv_domain *d, uint64_t id, msg m)
 		record(t, type, d, m, id);
 }
 
+void pq_nvtx_name_resource(unsigned resource, uint64_t handle, int64_t cupti_id, const char *a,
+			   const wchar_t *w)
+{
+	pq_tbuf *t = pq_tbuf_self();
+	pq_nv_event extra;
+
+	if (t == NULL || (a == NULL && w == NULL))
+		return;
+	memset(&extra, 0, sizeof(extra));
+	extra.category = resource;
+	if (cupti_id >= 0) {
+		extra.payload_type = PQ_NV_PAY_INT;
+		extra.payload.i = cupti_id;
+	}
+	record_ex(t, PQ_NV_NAME_RESOURCE, NULL, (msg){ a, w, NULL, NULL }, handle, &extra);
+}
+
 #define A(s) ((msg){ (s), NULL, NULL, NULL })
 #define W(s) ((msg){ NULL, (s), NULL, NULL })
 
@@ -318,7 +344,7 @@ static char *dup_text(const char *a, const wchar_t *w)
 		return strdup(a);
 	if (w == NULL || (s = malloc(wcslen(w) * 4 + 1)) == NULL)
 		return NULL;
-	wide_to_utf8(w, s, wcslen(w) * 4 + 1);
+	pq_wide_to_utf8(w, s, wcslen(w) * 4 + 1);
 	return s;
 }
 
@@ -370,8 +396,8 @@ static nvtxDomainHandle_t NVTX_API d_create_w(const wchar_t *s) { return create_
 static void NVTX_API d_destroy(nvtxDomainHandle_t d) { (void)d; }
 static void NVTX_API initialize(const void *reserved) { (void)reserved; }
 
-typedef struct slot { unsigned id; NvtxFunctionPointer fn; } slot;
-#define F(f) ((NvtxFunctionPointer)(void (*)(void))(f))
+typedef pq_nvtx_slot slot;
+#define F(f) PQ_NVTX_FN(f)
 
 static const slot core_slots[] = {
 	{ NVTX_CBID_CORE_MarkEx, F(mark_ex) }, { NVTX_CBID_CORE_MarkA, F(mark_a) },
@@ -401,8 +427,8 @@ static const slot core2_slots[] = {
 	{ NVTX_CBID_CORE2_Initialize, F(initialize) },
 };
 
-static int fill(const NvtxExportTableCallbacks *cb, NvtxCallbackModule module, const slot *s,
-		size_t n)
+int pq_nvtx_fill(const NvtxExportTableCallbacks *cb, NvtxCallbackModule module, const slot *s,
+		 size_t n)
 {
 	NvtxFunctionTable table = NULL;
 	unsigned size = 0;
@@ -424,8 +450,12 @@ PQ_EXPORT int NVTX_API InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get_exp
 	cb = get_export_table(NVTX_ETID_CALLBACKS);
 	if (cb == NULL || cb->struct_size < sizeof(*cb))
 		return 0;
-	if (!fill(cb, NVTX_CB_MODULE_CORE, core_slots, sizeof(core_slots) / sizeof(core_slots[0])) ||
-	    !fill(cb, NVTX_CB_MODULE_CORE2, core2_slots, sizeof(core2_slots) / sizeof(core2_slots[0])))
+	if (!pq_nvtx_fill(cb, NVTX_CB_MODULE_CORE, core_slots,
+			  sizeof(core_slots) / sizeof(core_slots[0])) ||
+	    !pq_nvtx_fill(cb, NVTX_CB_MODULE_CORE2, core2_slots,
+			  sizeof(core2_slots) / sizeof(core2_slots[0])))
 		return 0;
+	/* Optional modules: an instance without them just keeps those calls no-ops. */
+	pq_nvtx_cuda_fill(cb);
 	return 1;
 }

@@ -194,6 +194,36 @@ static void write_mark(pq_wctx *w, tstate *s, const pq_nv_event *e)
 		pq_wctx_failed(w, &err);
 }
 
+/* nvtxNameCu* / nvtxNameCuda*: one cuda_names row per call. */
+static void write_cuda_name(pq_wctx *w, tstate *s, const pq_nv_event *e, const char *text)
+{
+	static const struct { const char *resource, *api; } kinds[] = {
+		[PQ_NV_RES_CU_DEVICE] = { "device", "driver" },
+		[PQ_NV_RES_CU_CONTEXT] = { "context", "driver" },
+		[PQ_NV_RES_CU_STREAM] = { "stream", "driver" },
+		[PQ_NV_RES_CU_EVENT] = { "event", "driver" },
+		[PQ_NV_RES_CUDA_DEVICE] = { "device", "runtime" },
+		[PQ_NV_RES_CUDA_STREAM] = { "stream", "runtime" },
+		[PQ_NV_RES_CUDA_EVENT] = { "event", "runtime" },
+	};
+	pq_cuda_name n;
+	pq_error err;
+
+	if (text == NULL || e->category == 0 || e->category >= sizeof(kinds) / sizeof(kinds[0]))
+		return;
+	pq_cuda_name_init(&n);
+	n.process_id = w->process_id;
+	n.thread_id = s->thread_id;
+	n.ts_ns = (int64_t)e->ts;
+	n.resource = kinds[e->category].resource;
+	n.api = kinds[e->category].api;
+	n.handle = (int64_t)e->id;
+	n.cupti_id = e->payload_type == PQ_NV_PAY_INT ? e->payload.i : PQ_NULL;
+	n.name = text;
+	if (pq_store_cuda_name(w->store, &n, NULL, &err) != 0)
+		pq_wctx_failed(w, &err);
+}
+
 void pq_nvtx_rows_event(void *ctx, pq_tbuf *t, const void *event)
 {
 	pq_wctx *w = ctx;
@@ -223,6 +253,9 @@ void pq_nvtx_rows_event(void *ctx, pq_tbuf *t, const void *event)
 		if (text != NULL)
 			rc = pq_store_nvtx_category(w->store, w->process_id, domain_id(w, e->domain),
 						    (int64_t)e->id, text, &err);
+		break;
+	case PQ_NV_NAME_RESOURCE:
+		write_cuda_name(w, s, e, text);
 		break;
 	case PQ_NV_NAME_THREAD:
 		if (text != NULL)
