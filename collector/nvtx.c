@@ -15,6 +15,7 @@
 
 #include "collector.h"
 #include "nvtx_event.h"
+#include "nvtx_payload.h"
 #include "nvtx_tool.h"
 
 #define MAX_TEXT 4096
@@ -71,11 +72,12 @@ typedef struct msg {
 	const wchar_t *w;
 	const pq_nv_string *reg;
 	const nvtxEventAttributes_t *attr;
+	const char *args;          /* decoded extended payload (JSON), stored after the text */
 } msg;
 
 static msg from_attr(const nvtxEventAttributes_t *a)
 {
-	msg m = { NULL, NULL, NULL, NULL };
+	msg m = { NULL, NULL, NULL, NULL, NULL };
 
 	if (a == NULL || a->size < NVTX_EVENT_ATTRIB_STRUCT_SIZE)
 		return m;
@@ -132,14 +134,23 @@ static void set_attrs(pq_nv_event *e, const nvtxEventAttributes_t *a)
 	}
 }
 
+static void record_ext(pq_tbuf *t, int type, const pq_nv_domain *d, msg m, uint64_t id);
+
 /* Appends one event; the hot path. extra (rare events only) replaces the attributes: category and
  * payload. */
 static inline void record_ex(pq_tbuf *t, int type, const pq_nv_domain *d, msg m, uint64_t id,
 			     const pq_nv_event *extra)
 {
-	size_t len = 0, room;
+	size_t len = 0, room, alen = 0;
 	pq_nv_event *e;
 
+	if (__builtin_expect(m.attr != NULL && m.args == NULL &&
+			     m.attr->payloadType == NVTX_PAYLOAD_TYPE_EXT, 0)) {
+		record_ext(t, type, d, m, id);
+		return;
+	}
+	if (m.args != NULL)
+		alen = strlen(m.args) + 1;
 	if (m.a != NULL) {
 		len = strnlen(m.a, MAX_TEXT - 1);
 		room = (sizeof(*e) + len + 1 + 7) & ~(size_t)7;
@@ -149,6 +160,7 @@ static inline void record_ex(pq_tbuf *t, int type, const pq_nv_domain *d, msg m,
 	} else {
 		room = sizeof(*e);
 	}
+	room = (room + alen + 7) & ~(size_t)7;
 	e = pq_tbuf_reserve(t, room);
 	if (e == NULL)
 		return;
@@ -168,11 +180,19 @@ static inline void record_ex(pq_tbuf *t, int type, const pq_nv_domain *d, msg m,
 		((char *)(e + 1))[len] = '\0';
 		e->msg = PQ_NV_MSG_TEXT;
 	} else if (m.w != NULL) {
-		len = pq_wide_to_utf8(m.w, (char *)(e + 1), room - sizeof(*e));
+		len = pq_wide_to_utf8(m.w, (char *)(e + 1), room - sizeof(*e) - alen);
 		room = (sizeof(*e) + len + 1 + 7) & ~(size_t)7;
 		e->msg = PQ_NV_MSG_TEXT;
 	} else {
 		e->msg = m.reg != NULL ? PQ_NV_MSG_REGISTERED : PQ_NV_MSG_NONE;
+	}
+	if (alen != 0) {
+		size_t at = sizeof(*e) + (e->msg == PQ_NV_MSG_TEXT ? len + 1 : 0);
+
+		memcpy((char *)e + at, m.args, alen);
+		e->payload_type = PQ_NV_PAY_EXT;
+		e->payload.i = (int64_t)at;
+		room = (at + alen + 7) & ~(size_t)7;
 	}
 	e->size = (uint32_t)room;
 	pq_tbuf_commit(t, room);
@@ -180,6 +200,27 @@ static inline void record_ex(pq_tbuf *t, int type, const pq_nv_domain *d, msg m,
 
 static inline void record(pq_tbuf *t, int type, const pq_nv_domain *d, msg m, uint64_t id)
 {
+	record_ex(t, type, d, m, id, NULL);
+}
+
+#define ARGS_MAX 8192
+
+/* An event whose attributes carry extended payloads (payloadType NVTX_PAYLOAD_TYPE_EXT,
+ * nvtx3/nvToolsExtPayload.h: payload.ullValue points at reserved0 nvtxPayloadData_t): decoded to
+ * JSON now, while the payload's memory is valid. Off the hot path. */
+static __attribute__((noinline)) void record_ext(pq_tbuf *t, int type, const pq_nv_domain *d,
+						 msg m, uint64_t id)
+{
+	char args[ARGS_MAX], name[MAX_TEXT];
+	const char *message = NULL;
+	const nvtxPayloadData_t *pd =
+		(const nvtxPayloadData_t *)(uintptr_t)m.attr->payload.ullValue;
+	size_t count = m.attr->reserved0 > 0 ? (size_t)m.attr->reserved0 : 1;
+
+	pq_payload_json(d, pd, count, args, sizeof(args), name, sizeof(name), &message);
+	m.args = args;
+	if (m.a == NULL && m.w == NULL && m.reg == NULL)
+		m.a = message;
 	record_ex(t, type, d, m, id, NULL);
 }
 
@@ -233,7 +274,7 @@ static int pop(const pq_nv_domain *d)
 		return -1;
 	level = --t->depth[slot_of(d)];
 	if (capturing()) {
-		record(t, PQ_NV_POP, d, (msg){ NULL, NULL, NULL, NULL }, 0);
+		record(t, PQ_NV_POP, d, (msg){ NULL, NULL, NULL, NULL, NULL }, 0);
 		if (t->capture_depth == level * PQ_MAX_DOMAIN_SLOTS + slot_of(d)) {
 			t->capture_depth = -1;
 			pq_capture_set(0);
@@ -265,7 +306,7 @@ static void end(const pq_nv_domain *d, nvtxRangeId_t id)
 
 	if (t == NULL || !capturing())
 		return;
-	record(t, PQ_NV_END, d, (msg){ NULL, NULL, NULL, NULL }, id);
+	record(t, PQ_NV_END, d, (msg){ NULL, NULL, NULL, NULL, NULL }, id);
 	if (id == atomic_load(&capture_range_id)) {
 		atomic_store(&capture_range_id, 0);
 		pq_capture_set(0);
@@ -303,11 +344,50 @@ void pq_nvtx_name_resource(unsigned resource, uint64_t handle, int64_t cupti_id,
 		extra.payload_type = PQ_NV_PAY_INT;
 		extra.payload.i = cupti_id;
 	}
-	record_ex(t, PQ_NV_NAME_RESOURCE, NULL, (msg){ a, w, NULL, NULL }, handle, &extra);
+	record_ex(t, PQ_NV_NAME_RESOURCE, NULL, (msg){ a, w, NULL, NULL, NULL }, handle, &extra);
 }
 
-#define A(s) ((msg){ (s), NULL, NULL, NULL })
-#define W(s) ((msg){ NULL, (s), NULL, NULL })
+/* For the payload and counters extensions (nvtx_ext.c). */
+int pq_nvtx_push_args(const void *d, const char *text, const char *args)
+{
+	return push(d, (msg){ text, NULL, NULL, NULL, args });
+}
+
+int pq_nvtx_pop(const void *d)
+{
+	return pop(d);
+}
+
+uint64_t pq_nvtx_start_args(const void *d, const char *text, const char *args)
+{
+	return start(d, (msg){ text, NULL, NULL, NULL, args });
+}
+
+void pq_nvtx_end(const void *d, uint64_t id)
+{
+	end(d, id);
+}
+
+void pq_nvtx_mark_args(const void *d, const char *text, const char *args)
+{
+	mark(d, (msg){ text, NULL, NULL, NULL, args });
+}
+
+void pq_nvtx_counter(const void *d, const char *series, double value)
+{
+	pq_tbuf *t = pq_tbuf_self();
+	pq_nv_event extra;
+
+	if (t == NULL || series == NULL || !capturing())
+		return;
+	memset(&extra, 0, sizeof(extra));
+	extra.payload_type = PQ_NV_PAY_REAL;
+	extra.payload.d = value;
+	record_ex(t, PQ_NV_COUNTER, d, (msg){ series, NULL, NULL, NULL, NULL }, 0, &extra);
+}
+
+#define A(s) ((msg){ (s), NULL, NULL, NULL, NULL })
+#define W(s) ((msg){ NULL, (s), NULL, NULL, NULL })
 
 /* Core module. */
 static void NVTX_API mark_ex(const nvtxEventAttributes_t *a) { mark(NULL, from_attr(a)); }

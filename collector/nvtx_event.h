@@ -9,7 +9,7 @@
 
 enum pq_nv_type {
 	PQ_NV_PUSH = 1, PQ_NV_POP, PQ_NV_START, PQ_NV_END, PQ_NV_MARK, PQ_NV_NAME_CATEGORY,
-	PQ_NV_NAME_THREAD, PQ_NV_NAME_RESOURCE
+	PQ_NV_NAME_THREAD, PQ_NV_NAME_RESOURCE, PQ_NV_COUNTER
 };
 /* NAME_RESOURCE: id is the handle, category one of these, payload (INT) CUPTI's id when mapped. */
 enum pq_nv_resource {
@@ -17,7 +17,9 @@ enum pq_nv_resource {
 	PQ_NV_RES_CUDA_DEVICE, PQ_NV_RES_CUDA_STREAM, PQ_NV_RES_CUDA_EVENT
 };
 enum pq_nv_msg { PQ_NV_MSG_NONE = 0, PQ_NV_MSG_TEXT, PQ_NV_MSG_REGISTERED };
-enum pq_nv_payload { PQ_NV_PAY_NONE = 0, PQ_NV_PAY_INT, PQ_NV_PAY_REAL };
+/* EXT: payload.i is the offset, from the event's start, of the decoded extended payload (JSON
+ * text, NUL-terminated, after the message text). COUNTER events: REAL, the sample. */
+enum pq_nv_payload { PQ_NV_PAY_NONE = 0, PQ_NV_PAY_INT, PQ_NV_PAY_REAL, PQ_NV_PAY_EXT };
 
 /* A domain: one per distinct name in the process (every NVTX instance creating "x" gets the same
  * handle). Never freed: events may still point at it. */
@@ -58,6 +60,11 @@ static inline const char *pq_nv_text(const pq_nv_event *e)
 	if (e->msg == PQ_NV_MSG_REGISTERED && e->reg != NULL)
 		return e->reg->text;
 	return NULL;
+}
+
+static inline const char *pq_nv_args(const pq_nv_event *e)
+{
+	return e->payload_type == PQ_NV_PAY_EXT ? (const char *)e + e->payload.i : NULL;
 }
 
 #endif

@@ -120,6 +120,7 @@ static void open_range(pq_wctx *w, tstate *s, const pq_nv_event *e)
 	r.nvtx_category = e->category != 0 ? e->category : PQ_NULL;
 	r.color = e->has_color ? (int64_t)e->color : PQ_NULL;
 	r.payload = payload(e);
+	r.args = pq_nv_args(e);
 	if (e->type == PQ_NV_PUSH) {
 		r.kind = PQ_RANGE_NVTX_PUSH_POP;
 		r.depth = (int64_t)st->n;
@@ -190,6 +191,7 @@ static void write_mark(pq_wctx *w, tstate *s, const pq_nv_event *e)
 	m.nvtx_category = e->category != 0 ? e->category : PQ_NULL;
 	m.color = e->has_color ? (int64_t)e->color : PQ_NULL;
 	m.payload = payload(e);
+	m.args = pq_nv_args(e);
 	if (pq_store_mark(w->store, &m, NULL, &err) != 0)
 		pq_wctx_failed(w, &err);
 }
@@ -253,6 +255,18 @@ void pq_nvtx_rows_event(void *ctx, pq_tbuf *t, const void *event)
 		if (text != NULL)
 			rc = pq_store_nvtx_category(w->store, w->process_id, domain_id(w, e->domain),
 						    (int64_t)e->id, text, &err);
+		break;
+	case PQ_NV_COUNTER:
+		if (text != NULL) {
+			pq_counter c;
+
+			pq_counter_init(&c);
+			c.process_id = w->process_id;
+			c.name = text;
+			c.ts_ns = (int64_t)e->ts;
+			c.value = e->payload.d;
+			rc = pq_store_counter(w->store, &c, NULL, &err);
+		}
 		break;
 	case PQ_NV_NAME_RESOURCE:
 		write_cuda_name(w, s, e, text);

@@ -28,6 +28,16 @@ void pq_nvtx_name_resource(unsigned resource, uint64_t handle, int64_t cupti_id,
 /* nvtx_cuda.c: the CUDA and CUDART modules (naming CUDA objects). */
 void pq_nvtx_cuda_fill(const NvtxExportTableCallbacks *cb) PQ_HIDDEN;
 
+/* Events of the payload and counters extensions (nvtx_ext.c), with their decoded payload args
+ * (JSON text or NULL); d is a domain handle or NULL. Same capture and nesting rules as the core
+ * calls. A counter sample is a named series' value. */
+int pq_nvtx_push_args(const void *d, const char *text, const char *args) PQ_HIDDEN;
+int pq_nvtx_pop(const void *d) PQ_HIDDEN;
+uint64_t pq_nvtx_start_args(const void *d, const char *text, const char *args) PQ_HIDDEN;
+void pq_nvtx_end(const void *d, uint64_t id) PQ_HIDDEN;
+void pq_nvtx_mark_args(const void *d, const char *text, const char *args) PQ_HIDDEN;
+void pq_nvtx_counter(const void *d, const char *series, double value) PQ_HIDDEN;
+
 /* UTF-32 (Linux wchar_t) to UTF-8 into out (room for cap bytes including the NUL). */
 size_t pq_wide_to_utf8(const wchar_t *w, char *out, size_t cap) PQ_HIDDEN;
 
