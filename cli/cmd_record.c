@@ -60,6 +60,9 @@ static const char record_usage[] =
 	"  --capture-range R          record only inside NVTX ranges named NAME (nvtx:NAME), or\n"
 	"                             between cudaProfilerStart and cudaProfilerStop\n"
 	"\n"
+	"Environment: PROFQ_BUFFER_MB=N bounds each process's NVTX buffers (default 64 MiB);\n"
+	"events beyond it are dropped and counted (run metadata process.<pid>.nvtx_dropped).\n"
+	"\n"
 	"Exit status: the command's (128+N if it died of signal N; 127 not found, 126 not\n"
 	"executable); 1 when recording cannot start; 2 usage error.\n";
 
