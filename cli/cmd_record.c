@@ -43,13 +43,14 @@
 
 static const char record_usage[] =
 	"Usage: profq record [-o profile.db] [--kinds K1,K2,...] [--flush-interval-ms N]\n"
-	"                    [--capture-range nvtx:NAME|cudaProfilerApi] [--] command [args...]\n"
+	"                    [--capture-range nvtx:NAME|cudaProfilerApi] [--wait all|primary]\n"
+	"                    [--] command [args...]\n"
 	"\n"
 	"Runs command with the profq collector injected (CUDA activity through CUPTI, NVTX ranges)\n"
 	"and records it, and every child process that uses CUDA or NVTX, as one new run in\n"
 	"profile.db (default ./profile.db; an existing profq database gets another run).\n"
-	"profq waits for every descendant, also those that outlive the command, before it\n"
-	"completes the run (like nsys --wait=all); signals sent to profq go on to all of them.\n"
+	"By default profq waits for every descendant, also those that outlive the command,\n"
+	"before it completes the run (like nsys --wait=all); signals go on to all of them.\n"
 	"\n"
 	"  -o, --output FILE          the database to write\n"
 	"  --kinds LIST               what to record: kernel,runtime,driver,memcpy,memset,memory,\n"
@@ -59,6 +60,9 @@ static const char record_usage[] =
 	"                             file grow, and a crash loses at most that much\n"
 	"  --capture-range R          record only inside NVTX ranges named NAME (nvtx:NAME), or\n"
 	"                             between cudaProfilerStart and cudaProfilerStop\n"
+	"  --wait W                   all (default): complete the run when the command and every\n"
+	"                             process it left behind have exited; primary: when the\n"
+	"                             command has (later rows of orphans still join the run)\n"
 	"\n"
 	"Environment: PROFQ_BUFFER_MB=N bounds each process's NVTX buffers (default 64 MiB);\n"
 	"events beyond it are dropped and counted (run metadata process.<pid>.nvtx_dropped).\n"
@@ -169,6 +173,7 @@ static int driver_present(char *why, size_t n)
 typedef struct rec_opts {
 	const char *output, *kinds, *capture;
 	long flush_ms;
+	int wait_all;
 } rec_opts;
 
 static int begin(const char *db_path, const rec_opts *o, char **cmd, const char *driver_why,
@@ -269,11 +274,12 @@ int pq_cmd_record(int argc, char **argv)
 		{ "kinds", required_argument, NULL, 'k' },
 		{ "flush-interval-ms", required_argument, NULL, 'f' },
 		{ "capture-range", required_argument, NULL, 'c' },
+		{ "wait", required_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const tool_vars[] = { "CUDA_INJECTION64_PATH", "NVTX_INJECTION64_PATH" };
-	rec_opts o = { "profile.db", "default", NULL, 1000 };
+	rec_opts o = { "profile.db", "default", NULL, 1000, 1 };
 	char collector[PATH_MAX], db_path[PATH_MAX], why[512], num[32], *end;
 	const char *driver_why = NULL;
 	int c, created = 0, pipefd[2], status = 0, err_no = 0;
@@ -303,6 +309,11 @@ int pq_cmd_record(int argc, char **argv)
 				return pq_cli_usage("record: --capture-range is nvtx:NAME or "
 						    "cudaProfilerApi, not '%s'", optarg);
 			o.capture = optarg;
+			break;
+		case 'w':
+			if (strcmp(optarg, "all") != 0 && strcmp(optarg, "primary") != 0)
+				return pq_cli_usage("record: --wait is all or primary, not '%s'", optarg);
+			o.wait_all = strcmp(optarg, "all") == 0;
 			break;
 		case 'h': fputs(record_usage, stdout); return PQ_EXIT_OK;
 		default: return PQ_EXIT_USAGE;
@@ -342,7 +353,7 @@ int pq_cmd_record(int argc, char **argv)
 	if (pipe2(pipefd, O_CLOEXEC) != 0)
 		return pq_cli_fail("cannot run %s: %s", argv[optind], strerror(errno));
 	fflush(NULL);
-	if (pq_reaper_begin() != 0)
+	if (o.wait_all && pq_reaper_begin() != 0)
 		fprintf(stderr, "profq: warning: cannot wait for orphaned descendants (%s); only for "
 			"the command\n", strerror(errno));
 	t0 = now_ns();
@@ -370,7 +381,12 @@ int pq_cmd_record(int argc, char **argv)
 		err_no = 0;
 	close(pipefd[0]);
 	/* The run ends with the last descendant: orphans may still be writing rows. */
-	pq_reaper_wait_all(pid, &status);
+	if (o.wait_all)
+		pq_reaper_wait_all(pid, &status);
+	else
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	pq_reaper_set_direct(0);
 	t1 = now_ns();
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);

@@ -44,4 +44,15 @@ is "$(sqlite l.db "SELECT value FROM run_metadata WHERE key = 'process.$lorphan.
 ok "$([ "$(sqlite l.db "SELECT count(*) FROM v_ranges WHERE pid = $lorphan AND end_ns IS NOT NULL")" -ge 1 ]; echo $?)" \
 	"its ranges are stored"
 is "$(sqlite l.db "SELECT status FROM runs")" complete "that run is complete too"
+
+# --wait primary: the run completes when the command exits; the orphan is not profq's.
+"$PROFQ" record -o p.db --wait primary -- "$APP" $N 4 >p.out 2>/dev/null
+is "$?" 4 "--wait primary returns the command's status"
+for i in $(seq 100); do grep -q '^orphan ' p.out && break; sleep 0.05; done
+set -- $(sed -n 's/^orphan \([0-9]*\) ppid \([0-9]*\)$/\1 \2/p' p.out)
+isnt_profq=$([ -n "${2:-}" ] && [ "$2" != "$(sqlite p.db "SELECT value FROM run_metadata WHERE key = 'launcher_pid'")" ]; echo $?)
+ok "$isnt_profq" "the orphan was not reparented to profq"
+is "$(sqlite p.db "SELECT status FROM runs")" complete "the run is complete at once"
+for i in $(seq 100); do kill -0 "${1:-0}" 2>/dev/null || break; sleep 0.05; done
+"$PROFQ" record --wait sometimes -- true 2>/dev/null; is "$?" 2 "--wait takes all or primary"
 done_testing
