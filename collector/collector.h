@@ -8,7 +8,7 @@
  *
  * NVTX modules: core and domains (nvtx.c), CUDA/CUDART resource naming (nvtx_cuda.c), and the
  * payload and counters extensions (nvtx_ext.c, entry point InitializeInjectionNvtxExtension;
- * payload decoding in nvtx_payload.c).
+ * schemas in nvtx_schema.c, payload decoding in nvtx_payload.c).
  *
  * Configuration comes from the environment `profq record` sets (see collector_config_load):
  *   PROFQ_DB           absolute path of the database (default: ./profq-<pid>.db, own run)

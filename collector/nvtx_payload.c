@@ -1,250 +1,27 @@
-/* nvtx_payload.c - payload schemas, enums and their decoding to JSON (nvtx_payload.h).
- *
- * Follows nvtx3/nvToolsExtPayload.h (CUDA 13 toolkit): a schema is a list of entries
- * (nvtxPayloadSchemaEntry_t) with a predefined type (NVTX_PAYLOAD_ENTRY_TYPE_*) or another
- * schema's id (nesting, enums); an entry without an offset is placed by natural alignment after
- * the previous one ("the NVTX handler will determine the offset from natural alignment rules").
- * Type sizes are the LP64 ones of Linux x86-64/aarch64, which is what the header's
- * nvtxExtPayloadTypeInfo table holds there.
+/* nvtx_payload.c - decoding binary NVTX payloads into JSON text, by their registered schema
+ * (nvtx_schema.c), and counter samples into numbers (nvtx_payload.h).
  *
  * Supported: static schemas; integers, floats, booleans-as-integers, category/colour/scope/pid/tid
  * values, addresses; fixed-size arrays and arrays whose length is another entry
  * (ARRAY_LENGTH_INDEX); C strings inline (char[N]) or by pointer (NVTX_PAYLOAD_ENTRY_FLAG_POINTER,
  * copied during the call); registered string handles; nested schemas; enums (flag enums as
  * "A|B"). Anything else (unions, UTF-16/32 strings, 128-bit and half floats) decodes as null.
- * Registered schemas and enums live until the process exits.
+ * Nothing outside a payload's given size is read.
  */
 #include "nvtx_payload.h"
 
 #include <inttypes.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "nvtx_event.h"
+#include "nvtx_schema.h"
 
 #define MAX_DEPTH 4
 #define MAX_ARRAY 4096
 #define MAX_POINTED_STRING 4096
-
-typedef struct entry {
-	uint64_t flags, type, detail;
-	size_t offset, size, align;   /* resolved layout; size 0: variable or unknown */
-	char *name;
-} entry;
-
-typedef struct enumerator {
-	char *name;
-	uint64_t value;
-	int is_flag;
-} enumerator;
-
-typedef struct schema {
-	const void *domain;
-	uint64_t id;
-	char *name;
-	int is_enum;
-	entry *e;
-	size_t n, size, align;
-	enumerator *en;          /* enums */
-	struct schema *next;
-} schema;
-
-static pthread_mutex_t reg_mtx = PTHREAD_MUTEX_INITIALIZER;
-static _Atomic(schema *) schemas;     /* only grows at its head: readers need no lock */
-static uint64_t next_dynamic = NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START;
-
-/* Predefined scalar types: size (= alignment), or 0 when not a fixed-size scalar. */
-static size_t scalar_size(uint64_t t)
-{
-	switch (t) {
-	case NVTX_PAYLOAD_ENTRY_TYPE_CHAR: case NVTX_PAYLOAD_ENTRY_TYPE_UCHAR:
-	case NVTX_PAYLOAD_ENTRY_TYPE_INT8: case NVTX_PAYLOAD_ENTRY_TYPE_UINT8:
-	case NVTX_PAYLOAD_ENTRY_TYPE_CHAR8: case NVTX_PAYLOAD_ENTRY_TYPE_BYTE:
-		return 1;
-	case NVTX_PAYLOAD_ENTRY_TYPE_SHORT: case NVTX_PAYLOAD_ENTRY_TYPE_USHORT:
-	case NVTX_PAYLOAD_ENTRY_TYPE_INT16: case NVTX_PAYLOAD_ENTRY_TYPE_UINT16:
-	case NVTX_PAYLOAD_ENTRY_TYPE_CHAR16: case NVTX_PAYLOAD_ENTRY_TYPE_FLOAT16:
-	case NVTX_PAYLOAD_ENTRY_TYPE_BF16:
-		return 2;
-	case NVTX_PAYLOAD_ENTRY_TYPE_INT: case NVTX_PAYLOAD_ENTRY_TYPE_UINT:
-	case NVTX_PAYLOAD_ENTRY_TYPE_INT32: case NVTX_PAYLOAD_ENTRY_TYPE_UINT32:
-	case NVTX_PAYLOAD_ENTRY_TYPE_FLOAT: case NVTX_PAYLOAD_ENTRY_TYPE_FLOAT32:
-	case NVTX_PAYLOAD_ENTRY_TYPE_WCHAR: case NVTX_PAYLOAD_ENTRY_TYPE_CHAR32:
-	case NVTX_PAYLOAD_ENTRY_TYPE_CATEGORY: case NVTX_PAYLOAD_ENTRY_TYPE_COLOR_ARGB:
-	case NVTX_PAYLOAD_ENTRY_TYPE_PID_UINT32: case NVTX_PAYLOAD_ENTRY_TYPE_TID_UINT32:
-	case NVTX_PAYLOAD_ENTRY_TYPE_TF32:
-		return 4;
-	case NVTX_PAYLOAD_ENTRY_TYPE_LONG: case NVTX_PAYLOAD_ENTRY_TYPE_ULONG:
-	case NVTX_PAYLOAD_ENTRY_TYPE_LONGLONG: case NVTX_PAYLOAD_ENTRY_TYPE_ULONGLONG:
-	case NVTX_PAYLOAD_ENTRY_TYPE_INT64: case NVTX_PAYLOAD_ENTRY_TYPE_UINT64:
-	case NVTX_PAYLOAD_ENTRY_TYPE_DOUBLE: case NVTX_PAYLOAD_ENTRY_TYPE_FLOAT64:
-	case NVTX_PAYLOAD_ENTRY_TYPE_SIZE: case NVTX_PAYLOAD_ENTRY_TYPE_ADDRESS:
-	case NVTX_PAYLOAD_ENTRY_TYPE_SCOPE_ID: case NVTX_PAYLOAD_ENTRY_TYPE_PID_UINT64:
-	case NVTX_PAYLOAD_ENTRY_TYPE_TID_UINT64:
-	case NVTX_PAYLOAD_ENTRY_TYPE_NVTX_REGISTERED_STRING_HANDLE:
-		return 8;
-	case NVTX_PAYLOAD_ENTRY_TYPE_LONGDOUBLE: case NVTX_PAYLOAD_ENTRY_TYPE_INT128:
-	case NVTX_PAYLOAD_ENTRY_TYPE_UINT128: case NVTX_PAYLOAD_ENTRY_TYPE_FLOAT128:
-		return 16;
-	default:
-		return 0;
-	}
-}
-
-static int is_cstring(uint64_t t)
-{
-	return t == NVTX_PAYLOAD_ENTRY_TYPE_CSTRING || t == NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF8;
-}
-
-static const schema *find(const void *domain, uint64_t id)
-{
-	const schema *s = atomic_load_explicit(&schemas, memory_order_acquire);
-
-	/* Dynamic ids are unique in the process; static ones are the domain's. */
-	for (; s != NULL; s = s->next)
-		if (s->id == id && (id >= NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START || s->domain == domain))
-			return s;
-	return NULL;
-}
-
-static char *dup_or_null(const char *s)
-{
-	return s != NULL ? strdup(s) : NULL;
-}
-
-/* Size and alignment of an entry's one element; 0 size when variable. */
-static void element_layout(const void *domain, const entry *e, size_t *size, size_t *align)
-{
-	const schema *sub;
-
-	*size = *align = scalar_size(e->type);
-	if (*size != 0) {
-		if (*align > 8)
-			*align = 16;
-		return;
-	}
-	if (is_cstring(e->type)) {
-		if (e->flags & NVTX_PAYLOAD_ENTRY_FLAG_POINTER) {
-			*size = *align = sizeof(void *);
-		} else {
-			*size = (size_t)e->detail;   /* char[detail] */
-			*align = 1;
-		}
-		return;
-	}
-	if ((sub = find(domain, e->type)) != NULL) {
-		*size = sub->size;
-		*align = sub->align ? sub->align : 1;
-		return;
-	}
-	*size = 0;
-	*align = 1;
-}
-
-static size_t align_up(size_t v, size_t a)
-{
-	return a > 1 ? (v + a - 1) / a * a : v;
-}
-
-static void publish(schema *s)
-{
-	s->next = atomic_load_explicit(&schemas, memory_order_relaxed);
-	atomic_store_explicit(&schemas, s, memory_order_release);
-}
-
-static uint64_t take_id(uint64_t mask, uint64_t field, uint64_t given)
-{
-	if ((mask & field) && given != 0)
-		return given;
-	return next_dynamic++;
-}
-
-uint64_t pq_payload_schema_register(const void *domain, const nvtxPayloadSchemaAttr_t *attr)
-{
-	schema *s;
-	size_t end = 0, max_align = 1;
-
-	if (attr == NULL || !(attr->fieldMask & NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_ENTRIES) ||
-	    attr->entries == NULL || (s = calloc(1, sizeof(*s))) == NULL)
-		return 0;
-	s->n = (attr->fieldMask & NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NUM_ENTRIES) ? attr->numEntries : 0;
-	if (s->n == 0)   /* "numEntries ... or the entries array is terminated by a zero entry" */
-		while (attr->entries[s->n].type != NVTX_PAYLOAD_ENTRY_TYPE_INVALID)
-			s->n++;
-	if ((s->e = calloc(s->n ? s->n : 1, sizeof(*s->e))) == NULL) {
-		free(s);
-		return 0;
-	}
-	s->domain = domain;
-	s->name = (attr->fieldMask & NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NAME) ? dup_or_null(attr->name) : NULL;
-	pthread_mutex_lock(&reg_mtx);
-	for (size_t i = 0; i < s->n; i++) {
-		const nvtxPayloadSchemaEntry_t *src = &attr->entries[i];
-		entry *e = &s->e[i];
-		size_t el, al, count = 1;
-
-		e->flags = src->flags;
-		e->type = src->type;
-		e->detail = src->arrayOrUnionDetail;
-		e->name = dup_or_null(src->name);
-		element_layout(domain, e, &el, &al);
-		if (NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_TYPE(e->flags) == NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_FIXED_SIZE &&
-		    !is_cstring(e->type))
-			count = (size_t)e->detail;
-		else if (NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_TYPE(e->flags) != 0 && !is_cstring(e->type))
-			count = 0;   /* variable length: known only from the data */
-		e->align = al;
-		e->size = el * count;
-		e->offset = (src->offset != 0 || i == 0) ? (size_t)src->offset : align_up(end, al);
-		end = e->offset + e->size;
-		if (al > max_align)
-			max_align = al;
-	}
-	s->align = max_align;
-	s->size = (attr->fieldMask & NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_STATIC_SIZE) && attr->payloadStaticSize
-		? attr->payloadStaticSize : align_up(end, max_align);
-	s->id = take_id(attr->fieldMask, NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_SCHEMA_ID, attr->schemaId);
-	publish(s);
-	pthread_mutex_unlock(&reg_mtx);
-	return s->id;
-}
-
-uint64_t pq_payload_enum_register(const void *domain, const nvtxPayloadEnumAttr_t *attr)
-{
-	schema *s;
-
-	if (attr == NULL || !(attr->fieldMask & NVTX_PAYLOAD_ENUM_ATTR_FIELD_ENTRIES) ||
-	    !(attr->fieldMask & NVTX_PAYLOAD_ENUM_ATTR_FIELD_NUM_ENTRIES) || attr->entries == NULL ||
-	    (s = calloc(1, sizeof(*s))) == NULL)
-		return 0;
-	s->is_enum = 1;
-	s->domain = domain;
-	s->n = attr->numEntries;
-	s->name = (attr->fieldMask & NVTX_PAYLOAD_ENUM_ATTR_FIELD_NAME) ? dup_or_null(attr->name) : NULL;
-	/* "sizeOfEnum: ... if not set, sizeof(int) is assumed" is C's default; keep it. */
-	s->size = (attr->fieldMask & NVTX_PAYLOAD_ENUM_ATTR_FIELD_SIZE) && attr->sizeOfEnum
-		? attr->sizeOfEnum : sizeof(int);
-	s->align = s->size <= 8 ? s->size : 8;
-	if ((s->en = calloc(s->n ? s->n : 1, sizeof(*s->en))) == NULL) {
-		free(s);
-		return 0;
-	}
-	for (size_t i = 0; i < s->n; i++) {
-		s->en[i].name = dup_or_null(attr->entries[i].name);
-		s->en[i].value = attr->entries[i].value;
-		s->en[i].is_flag = attr->entries[i].isFlag;
-	}
-	pthread_mutex_lock(&reg_mtx);
-	s->id = take_id(attr->fieldMask, NVTX_PAYLOAD_ENUM_ATTR_FIELD_SCHEMA_ID, attr->schemaId);
-	publish(s);
-	pthread_mutex_unlock(&reg_mtx);
-	return s->id;
-}
 
 /* JSON text ------------------------------------------------------------------------------------ */
 
@@ -426,7 +203,7 @@ static void put_element(jw *w, dec *d, const entry *e, const uint8_t *p, size_t 
 			put_str(w, reg->text, strlen(reg->text));
 		else
 			puts_(w, "null");
-	} else if (is_cstring(e->type)) {
+	} else if (pq_schema_is_cstring(e->type)) {
 		const char *text;
 		size_t len;
 		if (e->flags & NVTX_PAYLOAD_ENTRY_FLAG_POINTER) {
@@ -448,7 +225,7 @@ static void put_element(jw *w, dec *d, const entry *e, const uint8_t *p, size_t 
 			d->msg_buf[k] = '\0';
 			*d->message = d->msg_buf;
 		}
-	} else if ((sub = find(d->domain, e->type)) != NULL && sub->is_enum) {
+	} else if ((sub = pq_schema_find(d->domain, e->type)) != NULL && sub->is_enum) {
 		uint64_t v = 0;
 		memcpy(&v, p, sub->size <= 8 ? sub->size : 8);   /* little-endian */
 		put_enum(w, sub, v);
@@ -469,14 +246,14 @@ static void put_entry(jw *w, dec *d, const schema *s, size_t i, const uint8_t *b
 	size_t el, al, count = 1;
 	uint64_t arr = NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_TYPE(e->flags);
 
-	element_layout(d->domain, e, &el, &al);
-	if (is_cstring(e->type) && !(e->flags & NVTX_PAYLOAD_ENTRY_FLAG_POINTER) && el == 0)
+	pq_schema_element_layout(d->domain, e, &el, &al);
+	if (pq_schema_is_cstring(e->type) && !(e->flags & NVTX_PAYLOAD_ENTRY_FLAG_POINTER) && el == 0)
 		el = readable(d, p, 0) ? (size_t)(d->end - p) : 0;   /* NUL-terminated, inline */
 	if (el == 0 || !readable(d, p, el)) {
 		puts_(w, "null");
 		return;
 	}
-	if (is_cstring(e->type) || arr == 0) {
+	if (pq_schema_is_cstring(e->type) || arr == 0) {
 		put_element(w, d, e, p, el, depth);
 		return;
 	}
@@ -552,7 +329,7 @@ size_t pq_payload_json(const void *domain, const nvtxPayloadData_t *pd, size_t c
 	put(&w, "{", 1);
 	for (size_t k = 0; k < count && pd != NULL; k++) {
 		const schema *s = pd[k].schemaId >= NVTX_PAYLOAD_SCHEMA_ID_STATIC_START
-			? find(domain, pd[k].schemaId) : NULL;
+			? pq_schema_find(domain, pd[k].schemaId) : NULL;
 		size_t size = pd[k].size;
 
 		if (pd[k].payload == NULL)
@@ -566,7 +343,7 @@ size_t pq_payload_json(const void *domain, const nvtxPayloadData_t *pd, size_t c
 		} else {
 			/* A predefined type (or an enum) as the whole payload: "value", "value1", ... */
 			entry e = { 0, pd[k].schemaId, 0, 0, 0, 0, NULL };
-			size_t el = s != NULL ? s->size : scalar_size(pd[k].schemaId);
+			size_t el = s != NULL ? s->size : pq_schema_scalar_size(pd[k].schemaId);
 
 			if (size == SIZE_MAX)
 				size = el;
@@ -587,7 +364,7 @@ size_t pq_payload_json(const void *domain, const nvtxPayloadData_t *pd, size_t c
 	put(&w, "}", 1);
 	if (message != NULL && *message == NULL && msg_cap > 0 && count > 0 && pd != NULL) {
 		/* No field is the event message: the first payload's schema names the event. */
-		const schema *s = find(domain, pd[0].schemaId);
+		const schema *s = pq_schema_find(domain, pd[0].schemaId);
 
 		if (s != NULL && s->name != NULL) {
 			snprintf(msg_buf, msg_cap, "%s", s->name);
@@ -605,7 +382,7 @@ size_t pq_payload_json(const void *domain, const nvtxPayloadData_t *pd, size_t c
 size_t pq_payload_numeric_fields(const void *domain, uint64_t schema_id, const void *data,
 				 size_t size, pq_payload_field_fn fn, void *ctx)
 {
-	const schema *s = schema_id >= NVTX_PAYLOAD_SCHEMA_ID_STATIC_START ? find(domain, schema_id) : NULL;
+	const schema *s = schema_id >= NVTX_PAYLOAD_SCHEMA_ID_STATIC_START ? pq_schema_find(domain, schema_id) : NULL;
 	const uint8_t *p = data;
 	size_t calls = 0;
 	int64_t iv;
@@ -615,7 +392,7 @@ size_t pq_payload_numeric_fields(const void *domain, uint64_t schema_id, const v
 	if (data == NULL)
 		return 0;
 	if (s == NULL) {
-		size_t el = scalar_size(schema_id);
+		size_t el = pq_schema_scalar_size(schema_id);
 		if (el == 0 || size < el)
 			return 0;
 		if (int_value(schema_id, p, &iv, &uns))
@@ -632,7 +409,7 @@ size_t pq_payload_numeric_fields(const void *domain, uint64_t schema_id, const v
 		size = s->size;
 	for (size_t i = 0; i < s->n; i++) {
 		const entry *e = &s->e[i];
-		size_t el = scalar_size(e->type);
+		size_t el = pq_schema_scalar_size(e->type);
 
 		if (el == 0 || NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_TYPE(e->flags) != 0 || e->offset + el > size)
 			continue;
