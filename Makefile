@@ -170,10 +170,15 @@ test check: deps
 	@$(MAKE) --no-print-directory all $(B)/examples/demo
 	PROFQ_BUILD=$(B) prove -r tests/
 
+# intercept_tls_get_addr=0: with it, gcc 12's LeakSanitizer records dynamic TLS blocks as it sees
+# them in __tls_get_addr and, depending on where a block lands (changed by nothing more than the
+# build directory's name), recorded a bogus range (seen: 0x7a-0x280000117c) for a recorded
+# program's main thread and crashed its leak check ("Tracer caught signal 11", exit 1). Without the
+# interception dynamic TLS is still scanned, reached from static TLS through the DTV.
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 asan: deps
 	@$(MAKE) --no-print-directory B=build-asan CFLAGS="$(ASAN_FLAGS)" LDFLAGS="$(ASAN_FLAGS)" all
-	PROFQ_BUILD=build-asan PROFQ_ASAN=1 ASAN_OPTIONS=detect_leaks=1 prove -r tests/
+	PROFQ_BUILD=build-asan PROFQ_ASAN=1 ASAN_OPTIONS=detect_leaks=1:intercept_tls_get_addr=0 prove -r tests/
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/profq $(DESTDIR)$(DATADIR)/profq/schema \

@@ -52,15 +52,44 @@ static const char span_sql[] =
 	" printf('%.6f', (max(end_ns) - min(start_ns)) / 1e9) AS span_s "
 	"FROM runs WHERE time_base = 'unix' AND start_ns IS NOT NULL";
 
+/* The current (newest) NVTX name of every named CUDA object. */
+static const char cuda_names_sql[] =
+	"SELECT run_id AS run, pid, resource, api,"
+	" iif(resource = 'device', handle, printf('0x%x', handle)) AS handle, cupti_id, name "
+	"FROM (SELECT n.*, p.pid, s.value AS name, row_number() OVER (PARTITION BY n.run_id,"
+	"   n.process_id, n.resource, n.api, n.handle ORDER BY n.ts_ns DESC, n.id DESC) AS newest"
+	" FROM cuda_names n JOIN strings s ON s.id = n.name_id"
+	" LEFT JOIN processes p ON p.id = n.process_id) "
+	"WHERE newest = 1 ORDER BY run, pid, resource, api, handle";
+
+/* A section with `only_if` is shown when that table exists and has rows (files written before the
+ * table was added have none). */
 static const struct {
 	const char *title;
 	const char *sql;
+	const char *only_if;
 } sections[] = {
-	{ "runs", runs_sql },
-	{ "devices", devices_sql },
-	{ "rows", rows_sql },
-	{ "time_span", span_sql },
+	{ "runs", runs_sql, NULL },
+	{ "devices", devices_sql, NULL },
+	{ "rows", rows_sql, NULL },
+	{ "time_span", span_sql, NULL },
+	{ "cuda_names", cuda_names_sql, "cuda_names" },
 };
+
+static int shown(sqlite3 *db, size_t i)
+{
+	sqlite3_stmt *st = NULL;
+	char sql[128];
+	int rows;
+
+	if (sections[i].only_if == NULL)
+		return 1;
+	snprintf(sql, sizeof(sql), "SELECT 1 FROM \"%s\" LIMIT 1", sections[i].only_if);
+	rows = sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
+	       sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return rows;
+}
 
 static int print_json(sqlite3 *db, const char *path, pq_error *err)
 {
@@ -78,6 +107,8 @@ static int print_json(sqlite3 *db, const char *path, pq_error *err)
 		sqlite3_stmt *st = NULL;
 		cJSON *rows;
 
+		if (!shown(db, i))
+			continue;
 		if (sqlite3_prepare_v2(db, sections[i].sql, -1, &st, NULL) != SQLITE_OK) {
 			cJSON_Delete(root);
 			return pq_fail(err, "%s", sqlite3_errmsg(db));
@@ -108,6 +139,8 @@ static int print_tables(sqlite3 *db, const char *path, pq_error *err)
 		printf("event indexes: %d missing (a recording is running, or was killed before it "
 		       "built them; the next import or record into this file builds them)\n", missing);
 	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
+		if (!shown(db, i))
+			continue;
 		printf("\n%s:\n", sections[i].title);
 		if (pq_run_sql(db, sections[i].sql, NULL, PQ_FORMAT_TABLE, stdout, err) != 0)
 			return -1;

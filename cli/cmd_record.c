@@ -7,8 +7,9 @@
  * naming the collector and PROFQ_DB / PROFQ_RUN_ID naming the run. Every process that loads the
  * collector (the command, its exec'd or forked children) opens its own connection and attaches to
  * that run (pq_store_attach_run), writing its rows under its own pid; SQLite's WAL mode and
- * BEGIN IMMEDIATE serialise the writers. When the command exits, the launcher records its exit
- * status and the run's span and marks the run complete.
+ * BEGIN IMMEDIATE serialise the writers. When the command and every process it left behind have
+ * exited (reaper.h: profq is their subreaper, like nsys --wait=all), the launcher records the
+ * command's exit status and the run's span and marks the run complete.
  *
  * Exit status: the command's; 128+N when it died of signal N (as a shell reports it); 127 when the
  * command cannot be found and 126 when it cannot be executed (as a shell does); 1 when recording
@@ -30,6 +31,7 @@
 
 #include "cli.h"
 #include "kinds.h"
+#include "reaper.h"
 #include "store.h"
 #include "version.h"
 
@@ -41,11 +43,14 @@
 
 static const char record_usage[] =
 	"Usage: profq record [-o profile.db] [--kinds K1,K2,...] [--flush-interval-ms N]\n"
-	"                    [--capture-range nvtx:NAME|cudaProfilerApi] [--] command [args...]\n"
+	"                    [--capture-range nvtx:NAME|cudaProfilerApi] [--wait all|primary]\n"
+	"                    [--] command [args...]\n"
 	"\n"
 	"Runs command with the profq collector injected (CUDA activity through CUPTI, NVTX ranges)\n"
 	"and records it, and every child process that uses CUDA or NVTX, as one new run in\n"
 	"profile.db (default ./profile.db; an existing profq database gets another run).\n"
+	"By default profq waits for every descendant, also those that outlive the command,\n"
+	"before it completes the run (like nsys --wait=all); signals go on to all of them.\n"
 	"\n"
 	"  -o, --output FILE          the database to write\n"
 	"  --kinds LIST               what to record: kernel,runtime,driver,memcpy,memset,memory,\n"
@@ -55,19 +60,24 @@ static const char record_usage[] =
 	"                             file grow, and a crash loses at most that much\n"
 	"  --capture-range R          record only inside NVTX ranges named NAME (nvtx:NAME), or\n"
 	"                             between cudaProfilerStart and cudaProfilerStop\n"
+	"  --wait W                   all (default): complete the run when the command and every\n"
+	"                             process it left behind have exited; primary: when the\n"
+	"                             command has (later rows of orphans still join the run)\n"
+	"\n"
+	"Environment: PROFQ_BUFFER_MB=N bounds each process's NVTX buffers (default 64 MiB);\n"
+	"events beyond it are dropped and counted (run metadata process.<pid>.nvtx_dropped).\n"
 	"\n"
 	"Exit status: the command's (128+N if it died of signal N; 127 not found, 126 not\n"
 	"executable); 1 when recording cannot start; 2 usage error.\n";
 
-static volatile sig_atomic_t child_pid;
-
-/* Signals sent by a process (kill, a job manager) go on to the command. A terminal's ^C already
- * reaches the whole foreground process group, so kernel-sent signals are not sent twice. */
+/* Signals sent by a process (kill, a job manager) go on to the command and to the orphans it
+ * left. A terminal's ^C already reaches the whole foreground process group, so kernel-sent
+ * signals are not sent twice. */
 static void forward(int sig, siginfo_t *info, void *uc)
 {
 	(void)uc;
-	if (child_pid > 0 && (info == NULL || info->si_code == SI_USER || info->si_code == SI_QUEUE))
-		kill(child_pid, sig);
+	if (info == NULL || info->si_code == SI_USER || info->si_code == SI_QUEUE)
+		pq_reaper_forward(sig);
 }
 
 static int64_t now_ns(void)
@@ -163,6 +173,7 @@ static int driver_present(char *why, size_t n)
 typedef struct rec_opts {
 	const char *output, *kinds, *capture;
 	long flush_ms;
+	int wait_all;
 } rec_opts;
 
 static int begin(const char *db_path, const rec_opts *o, char **cmd, const char *driver_why,
@@ -270,11 +281,12 @@ int pq_cmd_record(int argc, char **argv)
 		{ "kinds", required_argument, NULL, 'k' },
 		{ "flush-interval-ms", required_argument, NULL, 'f' },
 		{ "capture-range", required_argument, NULL, 'c' },
+		{ "wait", required_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const tool_vars[] = { "CUDA_INJECTION64_PATH", "NVTX_INJECTION64_PATH" };
-	rec_opts o = { "profile.db", "default", NULL, 1000 };
+	rec_opts o = { "profile.db", "default", NULL, 1000, 1 };
 	char collector[PATH_MAX], db_path[PATH_MAX], why[512], num[32], *end;
 	const char *driver_why = NULL;
 	int c, created = 0, pipefd[2], status = 0, err_no = 0;
@@ -304,6 +316,11 @@ int pq_cmd_record(int argc, char **argv)
 				return pq_cli_usage("record: --capture-range is nvtx:NAME or "
 						    "cudaProfilerApi, not '%s'", optarg);
 			o.capture = optarg;
+			break;
+		case 'w':
+			if (strcmp(optarg, "all") != 0 && strcmp(optarg, "primary") != 0)
+				return pq_cli_usage("record: --wait is all or primary, not '%s'", optarg);
+			o.wait_all = strcmp(optarg, "all") == 0;
 			break;
 		case 'h': fputs(record_usage, stdout); return PQ_EXIT_OK;
 		default: return PQ_EXIT_USAGE;
@@ -343,6 +360,9 @@ int pq_cmd_record(int argc, char **argv)
 	if (pipe2(pipefd, O_CLOEXEC) != 0)
 		return pq_cli_fail("cannot run %s: %s", argv[optind], strerror(errno));
 	fflush(NULL);
+	if (o.wait_all && pq_reaper_begin() != 0)
+		fprintf(stderr, "profq: warning: cannot wait for orphaned descendants (%s); only for "
+			"the command\n", strerror(errno));
 	t0 = now_ns();
 	pid = fork();
 	if (pid < 0)
@@ -357,7 +377,7 @@ int pq_cmd_record(int argc, char **argv)
 		_exit(err_no == ENOENT ? 127 : 126);
 	}
 	close(pipefd[1]);
-	child_pid = pid;
+	pq_reaper_set_direct(pid);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = forward;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
@@ -367,10 +387,14 @@ int pq_cmd_record(int argc, char **argv)
 	if (read(pipefd[0], &err_no, sizeof(err_no)) != (ssize_t)sizeof(err_no))
 		err_no = 0;
 	close(pipefd[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	/* The run ends with the last descendant: orphans may still be writing rows. */
+	if (o.wait_all)
+		pq_reaper_wait_all(pid, &status);
+	else
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	pq_reaper_set_direct(0);
 	t1 = now_ns();
-	child_pid = 0;
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 

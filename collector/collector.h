@@ -6,6 +6,10 @@
  * (buffers.c), CUPTI fills its own buffers (cupti.c). One writer thread per process (writer.c)
  * turns both into rows (nvtx_rows.c, translate.c) through the store, in batched transactions.
  *
+ * NVTX modules: core and domains (nvtx.c), CUDA/CUDART resource naming (nvtx_cuda.c), and the
+ * payload and counters extensions (nvtx_ext.c, entry point InitializeInjectionNvtxExtension;
+ * schemas in nvtx_schema.c, payload decoding in nvtx_payload.c).
+ *
  * Configuration comes from the environment `profq record` sets (see collector_config_load):
  *   PROFQ_DB           absolute path of the database (default: ./profq-<pid>.db, own run)
  *   PROFQ_RUN_ID       the run to add rows to (made by the launcher); unset: the collector makes one

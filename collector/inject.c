@@ -67,8 +67,11 @@ uint64_t pq_now_ns(void)
 {
 	uint64_t t;
 
-	/* Same clock as CUPTI's records (notes §2.5); works without a driver. */
-	if (cuptiGetTimestamp(&t) == CUPTI_SUCCESS)
+	/* While CUPTI traces the GPU, its clock, so NVTX and GPU records compare (notes §2.5).
+	 * Otherwise CLOCK_REALTIME, which is what cuptiGetTimestamp returns on Linux (notes §4): without
+	 * a driver, cuptiGetTimestamp takes a libcupti mutex on every call, and four threads flooding
+	 * NVTX (tests/collector/drops.t) once left a thread asleep on it for good. */
+	if (pq_cupti_active() && cuptiGetTimestamp(&t) == CUPTI_SUCCESS)
 		return t;
 	{
 		struct timespec ts;

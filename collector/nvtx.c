@@ -8,9 +8,6 @@
  * while the process-wide state (domains, buffers, writer) is made once. Slots left empty become
  * no-ops, hence every A, W, Ex and Domain variant is provided.
  */
-#define NVTX_NO_IMPL
-#include <nvtx3/nvToolsExt.h>
-
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +15,8 @@
 
 #include "collector.h"
 #include "nvtx_event.h"
+#include "nvtx_payload.h"
+#include "nvtx_tool.h"
 
 #define MAX_TEXT 4096
 
@@ -28,8 +27,7 @@ static int next_slot = 1;
 static _Atomic uint64_t next_range_id = 1;
 static _Atomic uint64_t capture_range_id;   /* start/end range that opened the capture */
 
-/* UTF-32 (Linux wchar_t) to UTF-8 into out (room for cap bytes including the NUL). */
-static size_t wide_to_utf8(const wchar_t *w, char *out, size_t cap)
+size_t pq_wide_to_utf8(const wchar_t *w, char *out, size_t cap)
 {
 	size_t n = 0;
 
@@ -74,11 +72,12 @@ typedef struct msg {
 	const wchar_t *w;
 	const pq_nv_string *reg;
 	const nvtxEventAttributes_t *attr;
+	const char *args;          /* decoded extended payload (JSON), stored after the text */
 } msg;
 
 static msg from_attr(const nvtxEventAttributes_t *a)
 {
-	msg m = { NULL, NULL, NULL, NULL };
+	msg m = { NULL, NULL, NULL, NULL, NULL };
 
 	if (a == NULL || a->size < NVTX_EVENT_ATTRIB_STRUCT_SIZE)
 		return m;
@@ -135,12 +134,24 @@ static void set_attrs(pq_nv_event *e, const nvtxEventAttributes_t *a)
 	}
 }
 
-/* Appends one event; the hot path. */
-static void record(pq_tbuf *t, int type, const pq_nv_domain *d, msg m, uint64_t id)
+static void record_ext(pq_tbuf *t, int type, const pq_nv_domain *d, msg m, uint64_t id);
+
+/* Appends one event; the hot path. extra (rare events only) replaces the attributes: category and
+ * payload. Forced inline: as a call (gcc 12 stopped inlining it once it grew the extended-payload
+ * branch) the push+pop pair cost ~60 more instructions (callgrind, bench/nvtx_bench). */
+static inline __attribute__((always_inline)) void record_ex(pq_tbuf *t, int type, const pq_nv_domain *d, msg m, uint64_t id,
+			     const pq_nv_event *extra)
 {
-	size_t len = 0, room;
+	size_t len = 0, room, alen = 0;
 	pq_nv_event *e;
 
+	if (__builtin_expect(m.attr != NULL && m.args == NULL &&
+			     m.attr->payloadType == NVTX_PAYLOAD_TYPE_EXT, 0)) {
+		record_ext(t, type, d, m, id);
+		return;
+	}
+	if (m.args != NULL)
+		alen = strlen(m.args) + 1;
 	if (m.a != NULL) {
 		len = strnlen(m.a, MAX_TEXT - 1);
 		room = (sizeof(*e) + len + 1 + 7) & ~(size_t)7;
@@ -150,6 +161,7 @@ static void record(pq_tbuf *t, int type, const pq_nv_domain *d, msg m, uint64_t 
 	} else {
 		room = sizeof(*e);
 	}
+	room = (room + alen + 7) & ~(size_t)7;
 	e = pq_tbuf_reserve(t, room);
 	if (e == NULL)
 		return;
@@ -159,19 +171,60 @@ static void record(pq_tbuf *t, int type, const pq_nv_domain *d, msg m, uint64_t 
 	e->domain = d;
 	e->reg = m.reg;
 	set_attrs(e, m.attr);
+	if (extra != NULL) {
+		e->category = extra->category;
+		e->payload_type = extra->payload_type;
+		e->payload = extra->payload;
+	}
 	if (m.a != NULL) {
 		memcpy(e + 1, m.a, len);
 		((char *)(e + 1))[len] = '\0';
 		e->msg = PQ_NV_MSG_TEXT;
 	} else if (m.w != NULL) {
-		len = wide_to_utf8(m.w, (char *)(e + 1), room - sizeof(*e));
+		len = pq_wide_to_utf8(m.w, (char *)(e + 1), room - sizeof(*e) - alen);
 		room = (sizeof(*e) + len + 1 + 7) & ~(size_t)7;
 		e->msg = PQ_NV_MSG_TEXT;
 	} else {
 		e->msg = m.reg != NULL ? PQ_NV_MSG_REGISTERED : PQ_NV_MSG_NONE;
 	}
+	if (alen != 0) {
+		size_t at = sizeof(*e) + (e->msg == PQ_NV_MSG_TEXT ? len + 1 : 0);
+
+		memcpy((char *)e + at, m.args, alen);
+		e->payload_type = PQ_NV_PAY_EXT;
+		e->payload.i = (int64_t)at;
+		room = (at + alen + 7) & ~(size_t)7;
+	}
 	e->size = (uint32_t)room;
 	pq_tbuf_commit(t, room);
+}
+
+#define HOT static inline __attribute__((always_inline))
+
+HOT void record(pq_tbuf *t, int type, const pq_nv_domain *d, msg m, uint64_t id)
+{
+	record_ex(t, type, d, m, id, NULL);
+}
+
+#define ARGS_MAX 8192
+
+/* An event whose attributes carry extended payloads (payloadType NVTX_PAYLOAD_TYPE_EXT,
+ * nvtx3/nvToolsExtPayload.h: payload.ullValue points at reserved0 nvtxPayloadData_t): decoded to
+ * JSON now, while the payload's memory is valid. Off the hot path. */
+static __attribute__((noinline)) void record_ext(pq_tbuf *t, int type, const pq_nv_domain *d,
+						 msg m, uint64_t id)
+{
+	char args[ARGS_MAX], name[MAX_TEXT];
+	const char *message = NULL;
+	const nvtxPayloadData_t *pd =
+		(const nvtxPayloadData_t *)(uintptr_t)m.attr->payload.ullValue;
+	size_t count = m.attr->reserved0 > 0 ? (size_t)m.attr->reserved0 : 1;
+
+	pq_payload_json(d, pd, count, args, sizeof(args), name, sizeof(name), &message);
+	m.args = args;
+	if (m.a == NULL && m.w == NULL && m.reg == NULL)
+		m.a = message;
+	record_ex(t, type, d, m, id, NULL);
 }
 
 /* Capture gate (--capture-range nvtx:NAME): does this opening range start the capture? */
@@ -181,7 +234,7 @@ static int opens_capture(msg m)
 	char buf[sizeof(pq_cfg.capture_nvtx)];
 
 	if (text == NULL && m.w != NULL) {
-		wide_to_utf8(m.w, buf, sizeof(buf));
+		pq_wide_to_utf8(m.w, buf, sizeof(buf));
 		text = buf;
 	}
 	return text != NULL && strcmp(text, pq_cfg.capture_nvtx) == 0;
@@ -197,7 +250,9 @@ static int slot_of(const pq_nv_domain *d)
 	return d == NULL ? 0 : d->slot;
 }
 
-static int push(const pq_nv_domain *d, msg m)
+/* push, pop, start, end and mark are inlined into each NVTX handler, so a handler's constant
+ * message shape (A, W, attributes) folds away the branches it does not need. */
+HOT int push(const pq_nv_domain *d, msg m)
 {
 	pq_tbuf *t = pq_tbuf_self();
 	int level;
@@ -215,7 +270,7 @@ static int push(const pq_nv_domain *d, msg m)
 	return level;
 }
 
-static int pop(const pq_nv_domain *d)
+HOT int pop(const pq_nv_domain *d)
 {
 	pq_tbuf *t = pq_tbuf_self();
 	int level;
@@ -224,7 +279,7 @@ static int pop(const pq_nv_domain *d)
 		return -1;
 	level = --t->depth[slot_of(d)];
 	if (capturing()) {
-		record(t, PQ_NV_POP, d, (msg){ NULL, NULL, NULL, NULL }, 0);
+		record(t, PQ_NV_POP, d, (msg){ NULL, NULL, NULL, NULL, NULL }, 0);
 		if (t->capture_depth == level * PQ_MAX_DOMAIN_SLOTS + slot_of(d)) {
 			t->capture_depth = -1;
 			pq_capture_set(0);
@@ -233,7 +288,7 @@ static int pop(const pq_nv_domain *d)
 	return level;
 }
 
-static nvtxRangeId_t start(const pq_nv_domain *d, msg m)
+HOT nvtxRangeId_t start(const pq_nv_domain *d, msg m)
 {
 	pq_tbuf *t = pq_tbuf_self();
 	uint64_t id = atomic_fetch_add_explicit(&next_range_id, 1, memory_order_relaxed);
@@ -250,20 +305,20 @@ static nvtxRangeId_t start(const pq_nv_domain *d, msg m)
 	return id;
 }
 
-static void end(const pq_nv_domain *d, nvtxRangeId_t id)
+HOT void end(const pq_nv_domain *d, nvtxRangeId_t id)
 {
 	pq_tbuf *t = pq_tbuf_self();
 
 	if (t == NULL || !capturing())
 		return;
-	record(t, PQ_NV_END, d, (msg){ NULL, NULL, NULL, NULL }, id);
+	record(t, PQ_NV_END, d, (msg){ NULL, NULL, NULL, NULL, NULL }, id);
 	if (id == atomic_load(&capture_range_id)) {
 		atomic_store(&capture_range_id, 0);
 		pq_capture_set(0);
 	}
 }
 
-static void mark(const pq_nv_domain *d, msg m)
+HOT void mark(const pq_nv_domain *d, msg m)
 {
 	pq_tbuf *t = pq_tbuf_self();
 
@@ -280,8 +335,64 @@ static void name_event(int type, const pq_nv_domain *d, uint64_t id, msg m)
 		record(t, type, d, m, id);
 }
 
-#define A(s) ((msg){ (s), NULL, NULL, NULL })
-#define W(s) ((msg){ NULL, (s), NULL, NULL })
+void pq_nvtx_name_resource(unsigned resource, uint64_t handle, int64_t cupti_id, const char *a,
+			   const wchar_t *w)
+{
+	pq_tbuf *t = pq_tbuf_self();
+	pq_nv_event extra;
+
+	if (t == NULL || (a == NULL && w == NULL))
+		return;
+	memset(&extra, 0, sizeof(extra));
+	extra.category = resource;
+	if (cupti_id >= 0) {
+		extra.payload_type = PQ_NV_PAY_INT;
+		extra.payload.i = cupti_id;
+	}
+	record_ex(t, PQ_NV_NAME_RESOURCE, NULL, (msg){ a, w, NULL, NULL, NULL }, handle, &extra);
+}
+
+/* For the payload and counters extensions (nvtx_ext.c). */
+int pq_nvtx_push_args(const void *d, const char *text, const char *args)
+{
+	return push(d, (msg){ text, NULL, NULL, NULL, args });
+}
+
+int pq_nvtx_pop(const void *d)
+{
+	return pop(d);
+}
+
+uint64_t pq_nvtx_start_args(const void *d, const char *text, const char *args)
+{
+	return start(d, (msg){ text, NULL, NULL, NULL, args });
+}
+
+void pq_nvtx_end(const void *d, uint64_t id)
+{
+	end(d, id);
+}
+
+void pq_nvtx_mark_args(const void *d, const char *text, const char *args)
+{
+	mark(d, (msg){ text, NULL, NULL, NULL, args });
+}
+
+void pq_nvtx_counter(const void *d, const char *series, double value)
+{
+	pq_tbuf *t = pq_tbuf_self();
+	pq_nv_event extra;
+
+	if (t == NULL || series == NULL || !capturing())
+		return;
+	memset(&extra, 0, sizeof(extra));
+	extra.payload_type = PQ_NV_PAY_REAL;
+	extra.payload.d = value;
+	record_ex(t, PQ_NV_COUNTER, d, (msg){ series, NULL, NULL, NULL, NULL }, 0, &extra);
+}
+
+#define A(s) ((msg){ (s), NULL, NULL, NULL, NULL })
+#define W(s) ((msg){ NULL, (s), NULL, NULL, NULL })
 
 /* Core module. */
 static void NVTX_API mark_ex(const nvtxEventAttributes_t *a) { mark(NULL, from_attr(a)); }
@@ -318,7 +429,7 @@ static char *dup_text(const char *a, const wchar_t *w)
 		return strdup(a);
 	if (w == NULL || (s = malloc(wcslen(w) * 4 + 1)) == NULL)
 		return NULL;
-	wide_to_utf8(w, s, wcslen(w) * 4 + 1);
+	pq_wide_to_utf8(w, s, wcslen(w) * 4 + 1);
 	return s;
 }
 
@@ -370,8 +481,8 @@ static nvtxDomainHandle_t NVTX_API d_create_w(const wchar_t *s) { return create_
 static void NVTX_API d_destroy(nvtxDomainHandle_t d) { (void)d; }
 static void NVTX_API initialize(const void *reserved) { (void)reserved; }
 
-typedef struct slot { unsigned id; NvtxFunctionPointer fn; } slot;
-#define F(f) ((NvtxFunctionPointer)(void (*)(void))(f))
+typedef pq_nvtx_slot slot;
+#define F(f) PQ_NVTX_FN(f)
 
 static const slot core_slots[] = {
 	{ NVTX_CBID_CORE_MarkEx, F(mark_ex) }, { NVTX_CBID_CORE_MarkA, F(mark_a) },
@@ -401,8 +512,8 @@ static const slot core2_slots[] = {
 	{ NVTX_CBID_CORE2_Initialize, F(initialize) },
 };
 
-static int fill(const NvtxExportTableCallbacks *cb, NvtxCallbackModule module, const slot *s,
-		size_t n)
+int pq_nvtx_fill(const NvtxExportTableCallbacks *cb, NvtxCallbackModule module, const slot *s,
+		 size_t n)
 {
 	NvtxFunctionTable table = NULL;
 	unsigned size = 0;
@@ -424,8 +535,12 @@ PQ_EXPORT int NVTX_API InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get_exp
 	cb = get_export_table(NVTX_ETID_CALLBACKS);
 	if (cb == NULL || cb->struct_size < sizeof(*cb))
 		return 0;
-	if (!fill(cb, NVTX_CB_MODULE_CORE, core_slots, sizeof(core_slots) / sizeof(core_slots[0])) ||
-	    !fill(cb, NVTX_CB_MODULE_CORE2, core2_slots, sizeof(core2_slots) / sizeof(core2_slots[0])))
+	if (!pq_nvtx_fill(cb, NVTX_CB_MODULE_CORE, core_slots,
+			  sizeof(core_slots) / sizeof(core_slots[0])) ||
+	    !pq_nvtx_fill(cb, NVTX_CB_MODULE_CORE2, core2_slots,
+			  sizeof(core2_slots) / sizeof(core2_slots[0])))
 		return 0;
+	/* Optional modules: an instance without them just keeps those calls no-ops. */
+	pq_nvtx_cuda_fill(cb);
 	return 1;
 }

@@ -120,6 +120,7 @@ static void open_range(pq_wctx *w, tstate *s, const pq_nv_event *e)
 	r.nvtx_category = e->category != 0 ? e->category : PQ_NULL;
 	r.color = e->has_color ? (int64_t)e->color : PQ_NULL;
 	r.payload = payload(e);
+	r.args = pq_nv_args(e);
 	if (e->type == PQ_NV_PUSH) {
 		r.kind = PQ_RANGE_NVTX_PUSH_POP;
 		r.depth = (int64_t)st->n;
@@ -190,7 +191,38 @@ static void write_mark(pq_wctx *w, tstate *s, const pq_nv_event *e)
 	m.nvtx_category = e->category != 0 ? e->category : PQ_NULL;
 	m.color = e->has_color ? (int64_t)e->color : PQ_NULL;
 	m.payload = payload(e);
+	m.args = pq_nv_args(e);
 	if (pq_store_mark(w->store, &m, NULL, &err) != 0)
+		pq_wctx_failed(w, &err);
+}
+
+/* nvtxNameCu* / nvtxNameCuda*: one cuda_names row per call. */
+static void write_cuda_name(pq_wctx *w, tstate *s, const pq_nv_event *e, const char *text)
+{
+	static const struct { const char *resource, *api; } kinds[] = {
+		[PQ_NV_RES_CU_DEVICE] = { "device", "driver" },
+		[PQ_NV_RES_CU_CONTEXT] = { "context", "driver" },
+		[PQ_NV_RES_CU_STREAM] = { "stream", "driver" },
+		[PQ_NV_RES_CU_EVENT] = { "event", "driver" },
+		[PQ_NV_RES_CUDA_DEVICE] = { "device", "runtime" },
+		[PQ_NV_RES_CUDA_STREAM] = { "stream", "runtime" },
+		[PQ_NV_RES_CUDA_EVENT] = { "event", "runtime" },
+	};
+	pq_cuda_name n;
+	pq_error err;
+
+	if (text == NULL || e->category == 0 || e->category >= sizeof(kinds) / sizeof(kinds[0]))
+		return;
+	pq_cuda_name_init(&n);
+	n.process_id = w->process_id;
+	n.thread_id = s->thread_id;
+	n.ts_ns = (int64_t)e->ts;
+	n.resource = kinds[e->category].resource;
+	n.api = kinds[e->category].api;
+	n.handle = (int64_t)e->id;
+	n.cupti_id = e->payload_type == PQ_NV_PAY_INT ? e->payload.i : PQ_NULL;
+	n.name = text;
+	if (pq_store_cuda_name(w->store, &n, NULL, &err) != 0)
 		pq_wctx_failed(w, &err);
 }
 
@@ -223,6 +255,21 @@ void pq_nvtx_rows_event(void *ctx, pq_tbuf *t, const void *event)
 		if (text != NULL)
 			rc = pq_store_nvtx_category(w->store, w->process_id, domain_id(w, e->domain),
 						    (int64_t)e->id, text, &err);
+		break;
+	case PQ_NV_COUNTER:
+		if (text != NULL) {
+			pq_counter c;
+
+			pq_counter_init(&c);
+			c.process_id = w->process_id;
+			c.name = text;
+			c.ts_ns = (int64_t)e->ts;
+			c.value = e->payload.d;
+			rc = pq_store_counter(w->store, &c, NULL, &err);
+		}
+		break;
+	case PQ_NV_NAME_RESOURCE:
+		write_cuda_name(w, s, e, text);
 		break;
 	case PQ_NV_NAME_THREAD:
 		if (text != NULL)

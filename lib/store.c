@@ -686,8 +686,8 @@ int pq_store_abort_run(pq_store *s, pq_error *err)
 {
 	static const char *const tables[] = {
 		"kernels", "memcpys", "memsets", "api_calls", "ranges", "marks", "memory_events",
-		"counters", "synchronizations", "flows", "nvtx_categories", "nvtx_domains", "streams",
-		"devices", "threads", "processes", "run_metadata",
+		"counters", "synchronizations", "flows", "cuda_names", "nvtx_categories", "nvtx_domains",
+		"streams", "devices", "threads", "processes", "run_metadata",
 	};
 	char sql[128];
 
@@ -848,6 +848,7 @@ ROW_API(memory_event, PQ_T_MEMORY_EVENTS)
 ROW_API(counter, PQ_T_COUNTERS)
 ROW_API(sync, PQ_T_SYNCHRONIZATIONS)
 ROW_API(flow, PQ_T_FLOWS)
+ROW_API(cuda_name, PQ_T_CUDA_NAMES)
 
 void pq_run_info_init(pq_run_info *r)
 {

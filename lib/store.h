@@ -140,6 +140,16 @@ typedef struct pq_counter {
 	double value;
 } pq_counter;
 
+/* A name NVTX gave a CUDA object (cuda_names). */
+typedef struct pq_cuda_name {
+	int64_t process_id, thread_id, ts_ns;
+	const char *resource;        /* required: "device", "context", "stream", "event" */
+	const char *api;             /* required: "driver" or "runtime" */
+	int64_t handle;              /* required */
+	int64_t cupti_id;
+	const char *name;            /* required */
+} pq_cuda_name;
+
 typedef struct pq_sync {
 	int64_t process_id, thread_id, device_id, stream_id, start_ns, end_ns;
 	int64_t sync_type, correlation_id, external_id, event_id, return_value;
@@ -166,6 +176,7 @@ void pq_memory_event_init(pq_memory_event *r);
 void pq_counter_init(pq_counter *r);
 void pq_sync_init(pq_sync *r);
 void pq_flow_init(pq_flow *r);
+void pq_cuda_name_init(pq_cuda_name *r);
 
 /* Opens (creating when missing or empty) the database at path. batch_rows > 0 commits
  * automatically after that many rows; 0 commits only when asked (and at begin_run, so readers
@@ -257,5 +268,6 @@ int pq_store_memory_event(pq_store *s, const pq_memory_event *r, int64_t *id, pq
 int pq_store_counter(pq_store *s, const pq_counter *r, int64_t *id, pq_error *err);
 int pq_store_sync(pq_store *s, const pq_sync *r, int64_t *id, pq_error *err);
 int pq_store_flow(pq_store *s, const pq_flow *r, int64_t *id, pq_error *err);
+int pq_store_cuda_name(pq_store *s, const pq_cuda_name *r, int64_t *id, pq_error *err);
 
 #endif

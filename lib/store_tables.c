@@ -105,6 +105,12 @@ static const pq_col flow_cols[] = {
 	NAME(pq_flow, category), INT(pq_flow, binds_enclosing),
 };
 
+static const pq_col cuda_name_cols[] = {
+	INT(pq_cuda_name, process_id), INT(pq_cuda_name, thread_id), INT_REQ(pq_cuda_name, ts_ns),
+	TEXT_REQ(pq_cuda_name, resource), TEXT_REQ(pq_cuda_name, api),
+	INT_REQ(pq_cuda_name, handle), INT(pq_cuda_name, cupti_id), NAME_REQ(pq_cuda_name, name),
+};
+
 const pq_table pq_tables[PQ_T_COUNT] = {
 	[PQ_T_KERNELS] = { "kernels", kernel_cols, N(kernel_cols) },
 	[PQ_T_MEMCPYS] = { "memcpys", memcpy_cols, N(memcpy_cols) },
@@ -116,6 +122,7 @@ const pq_table pq_tables[PQ_T_COUNT] = {
 	[PQ_T_COUNTERS] = { "counters", counter_cols, N(counter_cols) },
 	[PQ_T_SYNCHRONIZATIONS] = { "synchronizations", sync_cols, N(sync_cols) },
 	[PQ_T_FLOWS] = { "flows", flow_cols, N(flow_cols) },
+	[PQ_T_CUDA_NAMES] = { "cuda_names", cuda_name_cols, N(cuda_name_cols) },
 };
 
 void pq_table_init_row(const pq_table *t, void *row)

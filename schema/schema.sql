@@ -395,6 +395,21 @@ CREATE TABLE flows (
   binds_enclosing INTEGER
 );
 
+-- Names a program gave CUDA objects through NVTX (nvtxNameCuDevice/Context/Stream/Event,
+-- nvtxNameCudaDevice/Stream/Event): one row per call, the handle as the program passed it.
+CREATE TABLE cuda_names (
+  id          INTEGER PRIMARY KEY,
+  run_id      INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  process_id  INTEGER REFERENCES processes(id),
+  thread_id   INTEGER REFERENCES threads(id),
+  ts_ns       INTEGER NOT NULL,
+  resource    TEXT NOT NULL CHECK (resource IN ('device', 'context', 'stream', 'event')),
+  api         TEXT NOT NULL CHECK (api IN ('driver', 'runtime')),
+  handle      INTEGER NOT NULL,
+  cupti_id    INTEGER,
+  name_id     INTEGER NOT NULL REFERENCES strings(id)
+);
+
 -- Indexes: time-range scans per run, per-thread/per-device sweeps, correlation and external-id
 -- joins (kernel -> launching call -> enclosing op), and the run_id lookups that deleting a run
 -- needs.
