@@ -33,6 +33,10 @@ int pq_db_create_schema(sqlite3 *db, pq_error *err);
 /* Runs sql (several statements allowed) and reports a failure as "<what>: <sqlite message>". */
 int pq_db_exec(sqlite3 *db, const char *sql, const char *what, pq_error *err);
 
+/* Creates the tables of schema/schema.sql that the file lacks (tables added to schema version 1
+ * after the file was written); joins the caller's transaction when one is open. */
+int pq_db_add_missing_tables(sqlite3 *db, pq_error *err);
+
 /* The event tables' secondary indexes (schema/schema.sql's CREATE INDEX statements on event
  * tables), dropped before a bulk load and built again after it (db_indexes.c). Building joins the
  * caller's transaction when one is open; indexes that exist are left alone. */

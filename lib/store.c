@@ -546,7 +546,7 @@ int pq_store_begin_run(pq_store *s, const pq_run_info *info, int64_t *run_id, pq
 		return pq_fail(err, "a run is already open in the store");
 	if (info->source == NULL)
 		return pq_fail(err, "a run needs a source");
-	if (begin_txn(s, err) != 0)
+	if (begin_txn(s, err) != 0 || pq_db_add_missing_tables(s->db, err) != 0)
 		return -1;
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
 		return fail_db(s, err, "cannot add a run");

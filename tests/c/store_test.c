@@ -405,6 +405,48 @@ static void test_deferred_indexes(void)
 	sqlite3_close(db);
 }
 
+/* A file written before cuda_names existed (same schema version) gets the table with its next run,
+ * inside that run's transaction. */
+static void test_added_tables(void)
+{
+	const char *path = path_in("older.db");
+	const char *has = "SELECT count(*) FROM sqlite_master WHERE name = 'cuda_names'";
+	pq_store *s;
+	pq_error err;
+	pq_run_info run;
+	pq_cuda_name n;
+	sqlite3 *db;
+
+	pq_store_open(path, 0, &s, &err);
+	pq_store_close(s);
+	sqlite3_open(path, &db);
+	sqlite3_exec(db, "DROP TABLE cuda_names", NULL, NULL, NULL);
+	sqlite3_close(db);
+	is_int(query_int(path, has), 0, "a file without cuda_names, as written before it existed");
+
+	pq_run_info_init(&run);
+	run.source = "older";
+	pq_store_open(path, -1, &s, &err);
+	pq_store_begin_run(s, &run, NULL, &err);
+	pq_store_abort_run(s, &err);
+	pq_store_close(s);
+	is_int(query_int(path, has), 0, "an aborted one-transaction run adds nothing");
+
+	pq_store_open(path, 0, &s, &err);
+	ok(pq_store_begin_run(s, &run, NULL, &err) == 0, "a run begins in the older file");
+	is_int(query_int(path, has), 1, "and the file has cuda_names now");
+	pq_cuda_name_init(&n);
+	n.ts_ns = 5;
+	n.resource = "stream";
+	n.api = "runtime";
+	n.handle = 42;
+	n.name = "copy stream";
+	ok(pq_store_cuda_name(s, &n, NULL, &err) == 0, "a CUDA name is stored in it");
+	pq_store_finish_run(s, &err);
+	pq_store_close(s);
+	is_int(query_int(path, "SELECT handle FROM cuda_names"), 42, "and reads back");
+}
+
 /* Two connections (as two recorded processes) write into one run; ranges open and close later. */
 static void test_attach_and_range_end(void)
 {
@@ -543,6 +585,7 @@ int main(void)
 	test_batching();
 	test_abort();
 	test_deferred_indexes();
+	test_added_tables();
 	test_attach_and_range_end();
 	test_refusals();
 	{
