@@ -696,12 +696,17 @@ int pq_store_abort_run(pq_store *s, pq_error *err)
 	if (s->in_txn) {
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 		s->in_txn = 0;
-		if (s->batch_rows < 0)
-			s->deferred = 0; /* the drop was rolled back with the rows */
 	}
 	/* The rollback may have dropped strings the cache still lists. */
 	pq_strmap_free(&s->strings);
 	pq_strmap_free(&s->dims);
+	if (s->batch_rows < 0) {
+		/* One transaction held the whole run (its row, an index drop, added tables): the
+		 * rollback took all of it, and deleting would only touch tables it may have removed. */
+		s->run_id = 0;
+		s->deferred = 0;
+		return 0;
+	}
 	if (begin_txn(s, err) != 0)
 		return -1;
 	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
