@@ -229,11 +229,10 @@ static int finish(const char *db_path, int64_t run_id, int64_t start, int64_t en
 		pq_store_close(s);
 		return pq_cli_fail("cannot complete the run in %s: %s", db_path, err.msg);
 	}
-	/* begin() may have dropped the event indexes (pq_store_expect_rows). */
-	if (pq_store_build_indexes(s, &err) != 0) {
-		rc = -1;
-	} else if (abort_run) {
-		rc = pq_store_abort_run(s, &err);
+	if (abort_run) {
+		/* begin() may have dropped the event indexes (pq_store_expect_rows); a finished run
+		 * builds them itself, an aborted one here, after its rows are gone. */
+		rc = pq_store_abort_run(s, &err) != 0 || pq_store_build_indexes(s, &err) != 0 ? -1 : 0;
 	} else {
 		if (WIFSIGNALED(status))
 			snprintf(how, sizeof(how), "killed by signal %d", WTERMSIG(status));

@@ -17,6 +17,11 @@ like "$(cat err)" "unknown kind 'bogus'" "names the bad kind"
 "$PROFQ" record -o nf.db -- ./no-such-command 2>err; is "$?" 127 "command not found: 127 like a shell"
 like "$(cat err)" "cannot run ./no-such-command: No such file" "says why"
 ok "$([ ! -e nf.db ]; echo $?)" "and leaves no database behind"
+"$PROFQ" record -o keep.db -- true 2>/dev/null
+ix="SELECT group_concat(name) FROM (SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name)"
+before=$(sqlite keep.db "$ix; SELECT count(*) FROM runs")
+"$PROFQ" record -o keep.db -- ./no-such-command 2>/dev/null; is "$?" 127 "command not found, existing database: 127"
+is "$(sqlite keep.db "$ix; SELECT count(*) FROM runs")" "$before" "its run is gone and every index is back"
 printf 'x' > notexec; chmod -x notexec
 "$PROFQ" record -o ne.db -- ./notexec 2>/dev/null; is "$?" 126 "not executable: 126"
 
