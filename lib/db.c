@@ -46,14 +46,14 @@ static int pragma_int(sqlite3 *db, const char *path, const char *pragma, int64_t
 	return pq_fail(err, "cannot read '%s': %s", path, sqlite3_errmsg(db));
 }
 
-static int has_table(sqlite3 *db, const char *name)
+int pq_db_has_table(sqlite3 *db, const char *name, int len)
 {
 	sqlite3_stmt *st = NULL;
 	int found = 0;
 
 	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?1",
 			       -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 1, name, len, SQLITE_STATIC);
 		found = sqlite3_step(st) == SQLITE_ROW;
 	}
 	sqlite3_finalize(st);
@@ -72,8 +72,9 @@ int pq_db_check(sqlite3 *db, const char *path, pq_error *err)
 		if (tables == 0)
 			return pq_fail(err, "'%s' is an empty SQLite database, not a profq database",
 				       path);
-		if (has_table(db, "META_DATA_EXPORT") || has_table(db, "EXPORT_META_DATA") ||
-		    has_table(db, "StringIds"))
+		if (pq_db_has_table(db, "META_DATA_EXPORT", -1) ||
+		    pq_db_has_table(db, "EXPORT_META_DATA", -1) ||
+		    pq_db_has_table(db, "StringIds", -1))
 			return pq_fail(err,
 				       "'%s' is an Nsight Systems export, not a profq database",
 				       path);

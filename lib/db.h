@@ -33,6 +33,9 @@ int pq_db_create_schema(sqlite3 *db, pq_error *err);
 /* Runs sql (several statements allowed) and reports a failure as "<what>: <sqlite message>". */
 int pq_db_exec(sqlite3 *db, const char *sql, const char *what, pq_error *err);
 
+/* Whether db has a table of that name (len bytes of it, or -1: up to its NUL). */
+int pq_db_has_table(sqlite3 *db, const char *name, int len);
+
 /* Creates the tables of schema/schema.sql that the file lacks (tables added to schema version 1
  * after the file was written); joins the caller's transaction when one is open. */
 int pq_db_add_missing_tables(sqlite3 *db, pq_error *err);

@@ -12,21 +12,6 @@
 
 #define CREATE_TABLE "\nCREATE TABLE "
 
-/* Whether db has a table of that name. */
-static int has_table(sqlite3 *db, const char *name, int len)
-{
-	sqlite3_stmt *st = NULL;
-	int found = 0;
-
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1",
-			       -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, name, len, SQLITE_STATIC);
-		found = sqlite3_step(st) == SQLITE_ROW;
-	}
-	sqlite3_finalize(st);
-	return found;
-}
-
 /* Runs the statement starting at sql: up to the first ';' that completes it (sqlite3_complete
  * knows about comments and quotes). */
 static int run_statement(sqlite3 *db, const char *sql, pq_error *err)
@@ -59,7 +44,7 @@ int pq_db_add_missing_tables(sqlite3 *db, pq_error *err)
 		int len = (int)strcspn(name, " (\n");
 
 		p = name;
-		if (!has_table(db, name, len) && run_statement(db, name - strlen("CREATE TABLE "),
+		if (!pq_db_has_table(db, name, len) && run_statement(db, name - strlen("CREATE TABLE "),
 							      err) != 0)
 			return -1;
 	}
