@@ -109,6 +109,32 @@ static int summary(sqlite3 *db, const pq_params *params, enum pq_format format, 
 	return rc;
 }
 
+/* The rules are the analyze-*.sql files; tests/cli/help.t checks that this text names each. */
+const char pq_analyze_help[] =
+	"Usage: profq analyze <profile.db> [--rule NAME] [--format table|csv|json] [--limit N]\n"
+	"                     [--run ID] [--gap-ms MS] [--chunks N] [--threshold PCT]\n"
+	"\n"
+	"Runs the nsys analyze rules: one row per rule (rule, severity, count, summary); --rule NAME\n"
+	"lists that rule's events and its advice (after the table; on standard error for csv and\n"
+	"json). Each rule is the report file queries/analyze-<rule>.sql.\n"
+	"\n"
+	"Rules:\n"
+	"  cuda_api_sync      host-blocking synchronization calls\n"
+	"  cuda_memcpy_async  asynchronous memcpys that use pageable host memory\n"
+	"  cuda_memcpy_sync   synchronous memcpys that block the host\n"
+	"  cuda_memset_sync   synchronous memsets on pinned or managed memory\n"
+	"  gpu_gaps           GPU idle periods longer than --gap-ms\n"
+	"  gpu_time_util      periods of low GPU time utilization\n"
+	"\n"
+	"Options:\n"
+	"  --rule NAME        list one rule's events\n"
+	"  --format F         table (default), csv or json\n"
+	"  --limit N          keep the first N events\n"
+	"  --run ID           keep one run (default: every run)\n"
+	"  --gap-ms MS        gpu_gaps: gaps longer than MS milliseconds (default 500)\n"
+	"  --chunks N         gpu_time_util: chunks per device span, 1 to 1000 (default 30)\n"
+	"  --threshold PCT    gpu_time_util: chunks below PCT % utilization (default 50)\n";
+
 int pq_cmd_analyze(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -132,7 +158,7 @@ int pq_cmd_analyze(int argc, char **argv)
 	int c, rc;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:l:r:h", opts, NULL)) != -1) {
+	while ((c = pq_getopt(argc, argv, "f:l:r:h", opts, "analyze")) != -1) {
 		switch (c) {
 		case 'R':
 			rule = optarg;
@@ -155,16 +181,7 @@ int pq_cmd_analyze(int argc, char **argv)
 			break;
 		}
 		case 'h':
-			puts("Usage: profq analyze <profile.db> [--rule NAME] [--format table|csv|json]\n"
-			     "         [--limit N] [--run ID] [--gap-ms MS] [--chunks N] "
-			     "[--threshold PCT]\n"
-			     "Runs the nsys analyze rules: one row per rule (rule, severity, count, "
-			     "summary);\n--rule NAME lists that rule's events and its advice. Rules:");
-			for (q = pq_queries; q->name != NULL; q++)
-				if (strncmp(q->name, prefix, sizeof(prefix) - 1) == 0) {
-					pq_query_summary(q, advice, sizeof(advice));
-					printf("  %s\n", q->name + sizeof(prefix) - 1);
-				}
+			fputs(pq_analyze_help, stdout);
 			return PQ_EXIT_OK;
 		default:
 			return PQ_EXIT_USAGE;

@@ -8,7 +8,7 @@
 #include "import.h"
 #include "store.h"
 
-static const char usage[] =
+const char pq_import_help[] =
 	"Usage: profq import [-o profile.db] [--keep-going] FILE...\n"
 	"Imports Chrome trace JSON (.json, .json.gz: PyTorch profiler, Kineto, JAX, ...) and Nsight\n"
 	"Systems SQLite exports, each file as one run, into profile.db (created when missing).\n";
@@ -85,7 +85,7 @@ int pq_cmd_import(int argc, char **argv)
 	pq_error err, cleanup;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:kh", opts, NULL)) != -1) {
+	while ((c = pq_getopt(argc, argv, "o:kh", opts, "import")) != -1) {
 		switch (c) {
 		case 'o':
 			out = optarg;
@@ -94,7 +94,7 @@ int pq_cmd_import(int argc, char **argv)
 			keep_going = 1;
 			break;
 		case 'h':
-			fputs(usage, stdout);
+			fputs(pq_import_help, stdout);
 			return PQ_EXIT_OK;
 		default:
 			return PQ_EXIT_USAGE;

@@ -148,6 +148,14 @@ static int print_tables(sqlite3 *db, const char *path, pq_error *err)
 	return 0;
 }
 
+const char pq_info_help[] =
+	"Usage: profq info <profile.db> [--format table|json]\n"
+	"\n"
+	"Shows what a database holds: its runs (source, status, start, duration), devices, the\n"
+	"row count of every event table, and the time span of the events.\n"
+	"\n"
+	"  --format F   table (default) or json\n";
+
 int pq_cmd_info(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -161,7 +169,7 @@ int pq_cmd_info(int argc, char **argv)
 	int c, rc;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:h", opts, NULL)) != -1) {
+	while ((c = pq_getopt(argc, argv, "f:h", opts, "info")) != -1) {
 		switch (c) {
 		case 'f':
 			if (pq_format_parse(optarg, &format) != 0 || format == PQ_FORMAT_CSV)
@@ -169,7 +177,7 @@ int pq_cmd_info(int argc, char **argv)
 						    optarg);
 			break;
 		case 'h':
-			puts("Usage: profq info <profile.db> [--format table|json]");
+			fputs(pq_info_help, stdout);
 			return PQ_EXIT_OK;
 		default:
 			return PQ_EXIT_USAGE;

@@ -41,7 +41,7 @@
 
 #define COLLECTOR_SO "libprofq_collector.so"
 
-static const char record_usage[] =
+const char pq_record_help[] =
 	"Usage: profq record [-o profile.db] [--kinds K1,K2,...] [--flush-interval-ms N]\n"
 	"                    [--capture-range nvtx:NAME|cudaProfilerApi] [--wait all|primary]\n"
 	"                    [--] command [args...]\n"
@@ -295,7 +295,7 @@ int pq_cmd_record(int argc, char **argv)
 	pid_t pid;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:h", opts, NULL)) != -1) {
+	while ((c = pq_getopt(argc, argv, "+o:h", opts, "record")) != -1) {
 		switch (c) {
 		case 'o': o.output = optarg; break;
 		case 'k':
@@ -321,7 +321,7 @@ int pq_cmd_record(int argc, char **argv)
 				return pq_cli_usage("record: --wait is all or primary, not '%s'", optarg);
 			o.wait_all = strcmp(optarg, "all") == 0;
 			break;
-		case 'h': fputs(record_usage, stdout); return PQ_EXIT_OK;
+		case 'h': fputs(pq_record_help, stdout); return PQ_EXIT_OK;
 		default: return PQ_EXIT_USAGE;
 		}
 	}

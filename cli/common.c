@@ -1,6 +1,7 @@
 /* common.c - messages, parameters, opening and running SQL for the subcommands. */
 #include "cli.h"
 
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,8 +26,31 @@ int pq_cli_usage(const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fputs("\nTry 'profq --help' for more information.\n", stderr);
+	fputc('\n', stderr);
 	return PQ_EXIT_USAGE;
+}
+
+int pq_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
+	      const char *cmd)
+{
+	char spec[64];
+	const char *bad;
+	int plus = shortopts[0] == '+', c;
+
+	/* A leading ':' (after any '+') makes a missing value ':' rather than '?'. */
+	snprintf(spec, sizeof(spec), "%s:%s", plus ? "+" : "", shortopts + plus);
+	opterr = 0;
+	c = getopt_long(argc, argv, spec, longopts, NULL);
+	if (c != '?' && c != ':')
+		return c;
+	bad = optind > 0 && optind <= argc ? argv[optind - 1] : "";
+	if (c == ':')
+		pq_cli_usage("%s: option '%s' needs a value", cmd, bad);
+	else if (optopt != 0 && strncmp(bad, "--", 2) != 0)
+		pq_cli_usage("%s: unknown option '-%c' (see 'profq help %s')", cmd, optopt, cmd);
+	else
+		pq_cli_usage("%s: unknown option '%s' (see 'profq help %s')", cmd, bad, cmd);
+	return '?';
 }
 
 int pq_params_add(pq_params *p, const char *name, const char *value)

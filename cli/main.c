@@ -1,4 +1,4 @@
-/* main.c - `profq`: global options and dispatch to a subcommand or a canned report. */
+/* main.c - `profq`: global options, the table of commands, dispatch to a command or a report. */
 #include <string.h>
 
 #include "cli.h"
@@ -6,49 +6,23 @@
 #include "queries.h"
 #include "version.h"
 
-static const char usage_text[] =
-	"Usage: profq <command> [options] [arguments]\n"
-	"       profq <report> <profile.db> [--format table|csv|json] [--limit N] [--run ID]\n"
-	"\n"
-	"profq keeps GPU traces in an SQLite database and answers questions about them in SQL.\n"
-	"\n"
-	"Commands:\n"
-	"  record [-o profile.db] [--kinds ...] [--flush-interval-ms N]\n"
-	"         [--capture-range nvtx:NAME|cudaProfilerApi] -- command [args...]\n"
-	"                     run a command with the collector injected and record it\n"
-	"  import [-o profile.db] [--keep-going] FILE...\n"
-	"                     import Chrome trace JSON (.json, .json.gz: PyTorch profiler,\n"
-	"                     Kineto, JAX) and Nsight Systems SQLite exports, a run per file\n"
-	"  info <profile.db> [--format table|json]\n"
-	"                     runs, devices, row counts per table and time span of a database\n"
-	"  sql <profile.db> [SQL...] [--format table|csv|json] [--param NAME=VALUE]...\n"
-	"                     run SQL (read from standard input when no SQL is given) with the\n"
-	"                     profq SQL functions loaded\n"
-	"  analyze <profile.db> [--rule NAME] [--gap-ms MS] [--chunks N] [--threshold PCT]\n"
-	"                     the nsys analyze rules: one row per rule, or one rule's events\n"
-	"  report --list      list the canned reports, one line each\n"
-	"  report <name> <profile.db> [options]\n"
-	"                     run a canned report (same as 'profq <name> <profile.db>')\n"
-	"\n"
-	"Options:\n"
-	"  -h, --help         show this help and exit\n"
-	"  -V, --version      show the version and exit\n"
-	"\n"
-	"Exit status: 0 success, 1 failure, 2 usage error.\n";
-
-typedef struct command {
-	const char *name;
-	int (*run)(int argc, char **argv);
-} command;
-
-/* Subcommands; `export` joins this table when it is built. */
-static const command commands[] = {
-	{ "record", pq_cmd_record },
-	{ "import", pq_cmd_import },
-	{ "info", pq_cmd_info },
-	{ "sql", pq_cmd_sql },
-	{ "report", pq_cmd_report },
-	{ "analyze", pq_cmd_analyze },
+/* Every command: name, entry point, one line for `profq --help`, full help (printed by both
+ * `profq help NAME` and `profq NAME --help`). A new command adds one line here; usage lines
+ * are generated from this table (help.c). */
+const pq_command pq_commands[] = {
+	{ "record", pq_cmd_record, "run a command with the collector injected and record it",
+	  pq_record_help },
+	{ "import", pq_cmd_import, "import Chrome trace JSON and Nsight Systems SQLite exports",
+	  pq_import_help },
+	{ "info", pq_cmd_info, "runs, devices, row counts per table and time span of a database",
+	  pq_info_help },
+	{ "sql", pq_cmd_sql, "run SQL or a report file with the profq SQL functions loaded",
+	  pq_sql_help },
+	{ "analyze", pq_cmd_analyze, "the nsys analyze rules: one row per rule, or one rule's events",
+	  pq_analyze_help },
+	{ "report", pq_cmd_report, "list the canned reports, or run one", pq_report_cmd_help },
+	{ "help", pq_cmd_help, "show the full help of a command or a report", pq_help_help },
+	{ NULL, NULL, NULL, NULL },
 };
 
 int main(int argc, char **argv)
@@ -62,23 +36,19 @@ int main(int argc, char **argv)
 	sqlite3_auto_extension((void (*)(void))sqlite3_profq_init);
 
 	if (argc < 2)
-		return pq_cli_usage("no command given");
+		return pq_cli_usage("no command given (see 'profq --help')");
 	name = argv[1];
-	if (strcmp(name, "-h") == 0 || strcmp(name, "--help") == 0 || strcmp(name, "help") == 0) {
-		fputs(usage_text, stdout);
-		return PQ_EXIT_OK;
-	}
+	if (strcmp(name, "-h") == 0 || strcmp(name, "--help") == 0)
+		return pq_cli_usage_text(stdout);
 	if (strcmp(name, "-V") == 0 || strcmp(name, "--version") == 0) {
 		printf("profq %s (schema version %d, SQLite %s)\n", PROFQ_VERSION,
 		       PQ_SCHEMA_VERSION, sqlite3_libversion());
 		return PQ_EXIT_OK;
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (strcmp(name, commands[i].name) == 0)
-			return commands[i].run(argc - 1, argv + 1);
+	for (const pq_command *c = pq_commands; c->name != NULL; c++)
+		if (strcmp(name, c->name) == 0)
+			return c->run(argc - 1, argv + 1);
 	if (pq_query_find(name) != NULL)
 		return pq_cmd_run_report(argc - 1, argv + 1);
-	if (name[0] == '-')
-		return pq_cli_usage("unknown option '%s'", name);
-	return pq_cli_usage("unknown command or report '%s' (see 'profq report --list')", name);
+	return pq_cli_unknown_command(name);
 }

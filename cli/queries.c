@@ -1,6 +1,7 @@
 /* queries.c - looking up the embedded reports. */
 #include "queries.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,6 +148,19 @@ static int is_number(const char *s)
 	return end != s && *end == '\0' && isfinite(v);
 }
 
+/* A decimal integer of at least min (digits only: no sign, no spaces). */
+static int is_integer(const char *s, long long min)
+{
+	char *end;
+	long long v;
+
+	if (*s < '0' || *s > '9')
+		return 0;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	return *end == '\0' && errno == 0 && v >= min;
+}
+
 int pq_query_option_allows(const pq_query_option *o, const char *value)
 {
 	size_t len = strlen(value);
@@ -154,6 +168,11 @@ int pq_query_option_allows(const pq_query_option *o, const char *value)
 
 	if (len == 0)
 		return 0;
+	/* <id> (a run) and <n> (a count) are integers; other placeholders any number. */
+	if (strcmp(o->placeholder, "id") == 0)
+		return is_integer(value, 1);
+	if (strcmp(o->placeholder, "n") == 0)
+		return is_integer(value, 0);
 	if (o->placeholder[0] != '\0')
 		return strcmp(o->placeholder, "text") == 0 || is_number(value);
 	while (*c) {

@@ -51,8 +51,8 @@ typedef struct pq_query_option {
 int pq_query_options(const pq_query *q, pq_query_option *opts);
 int pq_sql_options(const char *sql, pq_query_option *opts);
 
-/* 1 when value is allowed by o: one of its choices, a number for a numeric placeholder, any
- * non-empty text for <text>. */
+/* 1 when value is allowed by o: one of its choices, any non-empty text for <text>, a positive
+ * integer for <id>, a non-negative integer for <n>, a number for any other placeholder. */
 int pq_query_option_allows(const pq_query_option *o, const char *value);
 
 /* The options every report takes, in the same form: run (<id>) and limit (<n>). */

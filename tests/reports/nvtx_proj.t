@@ -57,9 +57,9 @@ is "$("$PROFQ" nvtx-kern-sum p.db --format csv | cut -d, -f1-7,13)" \
 100,101,:other,PushPop,1,1,100,k" "nvtx-kern-sum: kernels (not the memset) in every enclosing range"
 
 is "$("$PROFQ" nvtx-gpu-proj-trace p.db --run 1 --format csv | wc -l)" 5 "--run 1 is the whole database"
-is "$("$PROFQ" nvtx-gpu-proj-trace p.db --run 2 --format csv)" \
-	"name,proj_start_ns,proj_duration_ns,orig_start_ns,orig_duration_ns,style,pid,tid,num_gpu_ops,level,num_child,range_id,parent_id" \
-	"--run 2 (no such run): no rows"
+"$PROFQ" nvtx-gpu-proj-trace p.db --run 2 --format csv >out 2>err
+is "$?:$(cat out):$(cat err)" "1::profq: nvtx-gpu-proj-trace: no run 2 in p.db (runs: 1)" \
+	"--run 2 (no such run): exit 1, says which runs there are"
 # The same file through sqlite3 with the .load line, from the repository root.
 is "$(cd "$TOP" && sqlite -csv -header "$TMP/p.db" <queries/nvtx-gpu-proj-sum.sql | tr -d '\r')" \
 	"$("$PROFQ" nvtx-gpu-proj-sum p.db --format csv)" "sqlite3 < queries/nvtx-gpu-proj-sum.sql"
