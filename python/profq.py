@@ -17,9 +17,11 @@ Where things are found (the same layout in the repository and after `make instal
             ../build/profq beside this file (the repository after `make`)
 """
 
+import math
 import os
 import re
 import sqlite3
+import urllib.parse
 
 __all__ = ["connect", "find_extension", "queries_dir", "report_names", "report_options",
            "report_sql", "run_report", "report_frame", "ReportError"]
@@ -62,7 +64,7 @@ def connect(path, extension=None, readonly=True):
                            "`make install`, or set PROFQ_EXTENSION")
     if not os.path.exists(path):
         raise FileNotFoundError(path)
-    uri = "file:%s?mode=ro" % path if readonly else "file:%s" % path
+    uri = "file:%s%s" % (urllib.parse.quote(path), "?mode=ro" if readonly else "")
     conn = sqlite3.connect(uri, uri=True)
     conn.enable_load_extension(True)
     try:
@@ -88,9 +90,10 @@ def _read(name_or_path):
 
 
 def report_options(name_or_path):
-    """{name: (choices, default)} for every option the report takes: its declared ones and the
-    generic run and limit. choices is a tuple of allowed values or a "<placeholder>" string."""
-    options = dict(_GENERIC)
+    """{name: (choices, default)} for every option the report takes, in the order `profq help`
+    lists them: its declared ones, then the generic run and limit. choices is a tuple of allowed
+    values or a "<placeholder>" string."""
+    options = {}
     for line in _read(name_or_path).splitlines():
         m = _OPTION.match(line)
         if m:
@@ -98,6 +101,7 @@ def report_options(name_or_path):
             if not choices.startswith("<"):
                 choices = tuple(choices.split("|"))
             options[m.group(1)] = (choices, m.group(3))
+    options.update(_GENERIC)
     return options
 
 
@@ -114,27 +118,49 @@ def _number(value):
         return float(value)
 
 
-def _bindings(name, options, params):
+def _allowed(choices, text):
+    """Whether text is a value of an option with these choices, as profq checks it."""
+    if isinstance(choices, tuple):
+        return text in choices
+    if choices == "<text>":
+        return text != ""
+    if choices in ("<id>", "<n>"):  # a run id (>= 1) or a count (>= 0): digits only
+        return text.isascii() and text.isdigit() and int(text) >= (1 if choices == "<id>" else 0)
+    try:
+        return math.isfinite(float(text))
+    except ValueError:
+        return False
+
+
+_WANTED = {"<id>": "a run id (a positive integer)", "<n>": "a non-negative integer",
+           "<text>": "non-empty text"}
+
+
+def _option_key(options, key):
+    """The declared name key stands for ('-' and '_' alike), or None."""
+    for name in options:
+        if name.replace("_", "-") == key.replace("_", "-"):
+            return name
+    return None
+
+
+def _bindings(label, options, params):
     values = {}
     for key, (choices, default) in options.items():
         if default is not None:
             values[key] = default
-    for key, value in params.items():
-        key = key.replace("_", "-")
-        if key not in options:
-            raise ReportError("%s has no option '%s' (options: %s)"
-                              % (name, key, ", ".join(sorted(options))))
+    for given, value in params.items():
+        key = _option_key(options, given)
+        if key is None:
+            raise ReportError("%s: unknown option '%s' (options: %s)"
+                              % (label, given, ", ".join(options)))
         if value is not None:
             choices = options[key][0]
             text = str(value)
-            if isinstance(choices, tuple) and text not in choices:
-                raise ReportError("%s: %s must be %s, not '%s'"
-                                  % (name, key, "|".join(choices), text))
-            if choices != "<text>" and not isinstance(choices, tuple):
-                try:
-                    _number(value)
-                except (TypeError, ValueError):
-                    raise ReportError("%s: %s needs a number, not '%s'" % (name, key, text))
+            if not _allowed(choices, text):
+                wanted = "|".join(choices) if isinstance(choices, tuple) else \
+                    _WANTED.get(choices, "a number (%s)" % choices)
+                raise ReportError("%s: --%s must be %s, not '%s'" % (label, key, wanted, text))
         values[key] = value
     # Typed as profq binds them: integers and reals as numbers, anything else as text.
     bound = {}
@@ -148,12 +174,25 @@ def _bindings(name, options, params):
     return bound
 
 
+def _check_run(conn, label, run):
+    runs = [r[0] for r in conn.execute("SELECT id FROM runs ORDER BY id")]
+    if int(run) not in runs:
+        db = conn.execute("PRAGMA database_list").fetchone()[2]
+        raise ReportError("%s: no run %s in %s (runs: %s)" % (
+            label, run, os.path.basename(db) or "the database",
+            ", ".join(map(str, runs)) or "none"))
+
+
 def run_report(conn, name, **params):
     """Runs a canned report (a name from queries/, or a path to a .sql file) on conn with the
     declared defaults and params (Python names: gap_ms for --gap-ms). Returns (columns, rows)
-    of the report's last statement. Unknown options or values raise ReportError."""
+    of the report's last statement. Unknown options or values, and a run the database does not
+    have, raise ReportError with the message profq gives (without its "profq: ")."""
     options = report_options(name)
-    bound = _bindings(name, options, params)
+    label = os.path.basename(name)[:-4] if name.endswith(".sql") else name
+    bound = _bindings(label, options, params)
+    if bound.get("run") is not None:
+        _check_run(conn, label, bound["run"])
     columns, rows = [], []
     for statement in _statements(report_sql(name)):
         cur = conn.execute(statement, {k: bound.get(k) for k in _parameters(statement)})
