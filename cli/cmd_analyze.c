@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "options.h"
 #include "queries.h"
 
 static const char prefix[] = "analyze-";
@@ -149,7 +150,7 @@ int pq_cmd_analyze(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	enum pq_format format = PQ_FORMAT_TABLE;
-	const char *rule = NULL;
+	const char *rule = NULL, *run = NULL;
 	const pq_query *q = NULL;
 	pq_params params = { 0 };
 	char name[96], advice[512], *sql, *end;
@@ -173,11 +174,13 @@ int pq_cmd_analyze(int argc, char **argv)
 			const char *p = pn[strchr("lrgct", c) - "lrgct"];
 			double v = strtod(optarg, &end);
 
-			if (end == optarg || *end != '\0' || v < 0 || (c == 'r' && v < 1) ||
+			if (end == optarg || *end != '\0' || v < 0 || (c == 'r' && (v < 1 || optarg[strspn(optarg, "0123456789")] != '\0')) ||
 			    (c == 'c' && (v < 1 || v > 1000)))
 				return pq_cli_usage("analyze: bad value '%s' for --%s", optarg,
 						    c == 'g' ? "gap-ms" : p);
 			pq_params_add(&params, p, optarg);
+			if (c == 'r')
+				run = optarg;
 			break;
 		}
 		case 'h':
@@ -198,6 +201,10 @@ int pq_cmd_analyze(int argc, char **argv)
 	db = pq_cli_open(argv[optind], PQ_OPEN_READ);
 	if (db == NULL)
 		return PQ_EXIT_FAIL;
+	if (pq_check_run(db, run, "analyze", argv[optind], &err) != 0) {
+		sqlite3_close(db);
+		return pq_cli_fail("%s", err.msg);
+	}
 	if (q == NULL) {
 		rc = summary(db, &params, format, &err);
 	} else {

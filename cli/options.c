@@ -103,7 +103,13 @@ int pq_options_to_params(const pq_options *o, pq_params *params)
 int pq_options_check_run(const pq_options *o, sqlite3 *db, const char *db_name, pq_error *err)
 {
 	const pq_query_option *d = pq_options_find(o, "run");
-	const char *run = d ? o->values[d - o->decl] : NULL;
+
+	return pq_check_run(db, d ? o->values[d - o->decl] : NULL, o->report, db_name, err);
+}
+
+int pq_check_run(sqlite3 *db, const char *run, const char *label, const char *db_name,
+		 pq_error *err)
+{
 	sqlite3_stmt *st = NULL;
 	char runs[256] = "";
 	size_t used = 0;
@@ -113,7 +119,7 @@ int pq_options_check_run(const pq_options *o, sqlite3 *db, const char *db_name, 
 		return 0;
 	if (sqlite3_prepare_v2(db, "SELECT id, id = ?1 FROM runs ORDER BY id", -1, &st, NULL) !=
 	    SQLITE_OK)
-		return pq_fail(err, "%s: %s", o->report, sqlite3_errmsg(db));
+		return pq_fail(err, "%s: %s", label, sqlite3_errmsg(db));
 	sqlite3_bind_int64(st, 1, strtoll(run, NULL, 10)); /* checked: a positive integer */
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		found |= sqlite3_column_int(st, 1);
@@ -124,9 +130,9 @@ int pq_options_check_run(const pq_options *o, sqlite3 *db, const char *db_name, 
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return pq_fail(err, "%s: %s", o->report, sqlite3_errmsg(db));
+		return pq_fail(err, "%s: %s", label, sqlite3_errmsg(db));
 	if (!found)
-		return pq_fail(err, "%s: no run %s in %s (runs: %s)", o->report, run, db_name,
+		return pq_fail(err, "%s: no run %s in %s (runs: %s)", label, run, db_name,
 			       used ? runs : "none");
 	return 0;
 }

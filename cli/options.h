@@ -39,4 +39,9 @@ int pq_options_to_params(const pq_options *o, pq_params *params);
  * "REPORT: no run 99 in DB (runs: 1, 2)" (or the query's error). */
 int pq_options_check_run(const pq_options *o, sqlite3 *db, const char *db_name, pq_error *err);
 
+/* The same for a run id given as text (a positive integer, or NULL for none); label starts the
+ * message. */
+int pq_check_run(sqlite3 *db, const char *run, const char *label, const char *db_name,
+		 pq_error *err);
+
 #endif

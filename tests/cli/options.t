@@ -59,6 +59,9 @@ expect "--run of a missing run, csv" 1 "profq: top-kernels: no run 3 in demo.db 
 	top-kernels demo.db --run 3 --format csv
 expect "--run on a one-run file" 1 "profq: gpu-sum: no run 2 in one.db (runs: 1)" \
 	gpu-sum one.db --param run=2
+expect "analyze --run of a missing run" 1 "profq: analyze: no run 7 in demo.db (runs: $runs)" \
+	analyze demo.db --run 7
+expect "analyze --run 1.5" 2 "profq: analyze: bad value '1.5' for --run" analyze demo.db --run 1.5
 ok "$([ ! -e x.db ]; "$PROFQ" op-sum x.db --rnu 1 2>/dev/null; [ ! -e x.db ]; echo $?)" \
 	"a usage error opens no file"
 
