@@ -174,7 +174,8 @@ int pq_cmd_analyze(int argc, char **argv)
 			const char *p = pn[strchr("lrgct", c) - "lrgct"];
 			double v = strtod(optarg, &end);
 
-			if (end == optarg || *end != '\0' || v < 0 || (c == 'r' && (v < 1 || optarg[strspn(optarg, "0123456789")] != '\0')) ||
+			if (end == optarg || *end != '\0' || v < 0 ||
+			    (c == 'r' && (v < 1 || optarg[strspn(optarg, "0123456789")] != '\0')) ||
 			    (c == 'c' && (v < 1 || v > 1000)))
 				return pq_cli_usage("analyze: bad value '%s' for --%s", optarg,
 						    c == 'g' ? "gap-ms" : p);

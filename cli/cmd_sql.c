@@ -1,4 +1,4 @@
-/* cmd_sql.c - `profq sql DB [SQL...]`: ad-hoc SQL, or any report file, with the extension loaded. */
+/* cmd_sql.c - `profq sql DB [SQL...]`: ad-hoc SQL or a report file, with the extension loaded. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>

@@ -25,7 +25,8 @@ void pq_options_init(pq_options *o, const char *report, const char *sql);
 const pq_query_option *pq_options_find(const pq_options *o, const char *name);
 
 /* Gives option name the value value (borrowed), once checked. Returns 0, or -1 with err set to
- * "REPORT: unknown option 'x' (options: a, b, run, limit)" or "REPORT: --a must be 1|2, not 'x'". */
+ * "REPORT: unknown option 'x' (options: a, b, run, limit)" or
+ * "REPORT: --a must be 1|2, not 'x'". */
 int pq_options_set(pq_options *o, const char *name, const char *value, pq_error *err);
 
 /* The same for "NAME=VALUE" (--param); -1 also when there is no '='. */
