@@ -41,7 +41,7 @@ typedef struct open_range {
 } open_range;
 
 typedef struct nvtx_state {
-	pq_strmap domains;  /* "<pid>|<domainId>" -> nvtx_domains.id */
+	pq_map domains;  /* "<pid>|<domainId>" -> nvtx_domains.id */
 	int64_t unnamed_domains;
 	open_range *stack;
 	size_t depth, cap;
@@ -76,7 +76,7 @@ static int domain_of(nsys_ctx *c, nvtx_state *n, sqlite3_stmt *st, int64_t proce
 		return 0;
 	len = (size_t)snprintf(key, sizeof(key), "%" PRId64 "|%" PRId64,
 			       gtid == PQ_NULL ? -1 : NSYS_PID(gtid), dom);
-	if (create_name == NULL && pq_strmap_get(&n->domains, key, len, id))
+	if (create_name == NULL && pq_map_get_int(&n->domains, key, len, id))
 		return 0;
 	if (create_name == NULL) {
 		snprintf(placeholder, sizeof(placeholder), "(domain %" PRId64 ")", dom);
@@ -86,7 +86,7 @@ static int domain_of(nsys_ctx *c, nvtx_state *n, sqlite3_stmt *st, int64_t proce
 	if (pq_store_nvtx_domain(c->s, process_id, create_name, id, c->err) != 0)
 		return -1;
 	c->stats->rows++;
-	if (pq_strmap_put(&n->domains, key, len, *id) != 0)
+	if (pq_map_put_int(&n->domains, key, len, *id) != 0)
 		return pq_fail(c->err, "out of memory");
 	return 0;
 }
@@ -322,7 +322,7 @@ int nsys_import_nvtx(nsys_ctx *c)
 	if (rc == 0 && n.unnamed_domains > 0)
 		rc = pq_store_set_metadata_int(c->s, "nsys.nvtx_domains_without_name",
 					       n.unnamed_domains, c->err);
-	pq_strmap_free(&n.domains);
+	pq_map_free(&n.domains);
 	free(n.stack);
 	free(n.json);
 	return rc;

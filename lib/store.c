@@ -11,7 +11,7 @@
 
 #include "db.h"
 #include "store_tables.h"
-#include "strmap.h"
+#include "map.h"
 #include "version.h"
 
 /* Statements the store prepares once and reuses; indexes into sql_text[]. */
@@ -64,8 +64,8 @@ struct pq_store {
 	int64_t span_start, span_end;
 	sqlite3_stmt *insert[PQ_T_COUNT];
 	sqlite3_stmt *stmts[Q_COUNT_STMTS];
-	pq_strmap strings;        /* text -> strings.id, valid for the store's lifetime */
-	pq_strmap dims;           /* "<kind>|<key>" -> id, cleared with each new run */
+	pq_map strings;        /* text -> strings.id, valid for the store's lifetime */
+	pq_map dims;           /* "<kind>|<key>" -> id, cleared with each new run */
 };
 
 /* The cached statement q, reset and unbound; NULL (with err set) when it cannot be prepared. */
@@ -220,8 +220,8 @@ void pq_store_close(pq_store *s)
 	for (int i = 0; i < Q_COUNT_STMTS; i++)
 		sqlite3_finalize(s->stmts[i]);
 	sqlite3_close(s->db);
-	pq_strmap_free(&s->strings);
-	pq_strmap_free(&s->dims);
+	pq_map_free(&s->strings);
+	pq_map_free(&s->dims);
 	free(s);
 }
 
@@ -258,7 +258,7 @@ int pq_store_intern(pq_store *s, const char *text, int64_t *id, pq_error *err)
 	sqlite3_stmt *st;
 	int found;
 
-	if (pq_strmap_get(&s->strings, text, len, id))
+	if (pq_map_get_int(&s->strings, text, len, id))
 		return 0;
 	if (begin_txn(s, err) != 0 || (st = stmt(s, Q_STRING_INSERT, err)) == NULL)
 		return -1;
@@ -275,7 +275,7 @@ int pq_store_intern(pq_store *s, const char *text, int64_t *id, pq_error *err)
 		if (found <= 0)
 			return found < 0 ? -1 : pq_fail(err, "cannot intern a string");
 	}
-	if (pq_strmap_put(&s->strings, text, len, *id) != 0)
+	if (pq_map_put_int(&s->strings, text, len, *id) != 0)
 		return pq_fail(err, "out of memory");
 	return 0;
 }
@@ -292,12 +292,12 @@ static int intern_name(pq_store *s, const char *text, int64_t *id, pq_error *err
 
 static int dim_get(pq_store *s, const char *key, int64_t *id)
 {
-	return pq_strmap_get(&s->dims, key, strlen(key), id);
+	return pq_map_get_int(&s->dims, key, strlen(key), id);
 }
 
 static int dim_put(pq_store *s, const char *key, int64_t id, pq_error *err)
 {
-	if (pq_strmap_put(&s->dims, key, strlen(key), id) != 0)
+	if (pq_map_put_int(&s->dims, key, strlen(key), id) != 0)
 		return pq_fail(err, "out of memory");
 	return 0;
 }
@@ -565,7 +565,7 @@ int pq_store_begin_run(pq_store *s, const pq_run_info *info, int64_t *run_id, pq
 	sqlite3_finalize(st);
 	s->run_id = sqlite3_last_insert_rowid(s->db);
 	s->span_start = s->span_end = PQ_NULL;
-	pq_strmap_free(&s->dims);
+	pq_map_free(&s->dims);
 	if (run_id != NULL)
 		*run_id = s->run_id;
 	if (s->expect_rows > 0 && pq_db_event_rows(s->db) <= s->expect_rows &&
@@ -595,7 +595,7 @@ int pq_store_attach_run(pq_store *s, int64_t run_id, pq_error *err)
 		return pq_fail(err, "no run %" PRId64 " in the database", run_id);
 	s->run_id = run_id;
 	s->span_start = s->span_end = PQ_NULL;
-	pq_strmap_free(&s->dims);
+	pq_map_free(&s->dims);
 	return 0;
 }
 
@@ -698,8 +698,8 @@ int pq_store_abort_run(pq_store *s, pq_error *err)
 		s->in_txn = 0;
 	}
 	/* The rollback may have dropped strings the cache still lists. */
-	pq_strmap_free(&s->strings);
-	pq_strmap_free(&s->dims);
+	pq_map_free(&s->strings);
+	pq_map_free(&s->dims);
 	if (s->batch_rows < 0) {
 		/* One transaction held the whole run (its row, an index drop, added tables): the
 		 * rollback took all of it, and deleting would only touch tables it may have removed. */
