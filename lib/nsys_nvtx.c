@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_quote.h"
+
 enum {
 	N_START, N_END, N_TYPE, N_GTID, N_END_GTID, N_DOMAIN, N_CATEGORY, N_COLOR, N_TEXT_ID,
 	N_TEXT, N_RANGE_ID, N_I64, N_U64, N_I32, N_U32, N_DOUBLE, N_FLOAT, N_JSON_ID, N_JSON,
@@ -115,7 +117,7 @@ static pq_value payload(sqlite3_stmt *st)
 static int json_args(nsys_ctx *c, nvtx_state *n, sqlite3_stmt *st, const char **args)
 {
 	const char *j = nsys_text(st, N_JSON_ID);
-	size_t need, len = 0;
+	size_t need, len;
 
 	if (j == NULL)
 		j = nsys_text(st, N_JSON);
@@ -126,7 +128,7 @@ static int json_args(nsys_ctx *c, nvtx_state *n, sqlite3_stmt *st, const char **
 		*args = j;
 		return 0;
 	}
-	need = 6 * strlen(j) + 32;
+	need = pq_json_quote(NULL, 0, j, strlen(j)) + sizeof("{\"jsonText\":}");
 	if (need > n->json_cap) {
 		char *p = realloc(n->json, need);
 
@@ -135,16 +137,9 @@ static int json_args(nsys_ctx *c, nvtx_state *n, sqlite3_stmt *st, const char **
 		n->json = p;
 		n->json_cap = need;
 	}
-	len += (size_t)sprintf(n->json, "{\"jsonText\":\"");
-	for (const unsigned char *p = (const unsigned char *)j; *p != '\0'; p++) {
-		if (*p == '"' || *p == '\\')
-			len += (size_t)sprintf(n->json + len, "\\%c", *p);
-		else if (*p < 0x20)
-			len += (size_t)sprintf(n->json + len, "\\u%04x", *p);
-		else
-			n->json[len++] = (char)*p;
-	}
-	strcpy(n->json + len, "\"}");
+	len = (size_t)sprintf(n->json, "{\"jsonText\":");
+	len += pq_json_quote(n->json + len, need - len, j, strlen(j));
+	strcpy(n->json + len, "}");
 	*args = n->json;
 	return 0;
 }
