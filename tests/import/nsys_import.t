@@ -219,4 +219,18 @@ if [ -f "$f" ]; then
 		"report1: A100 from TARGET_INFO_GPU"
 fi
 
+# NVTX jsonText that is not a JSON object is kept as {"jsonText": "<text>"}: quotes, a backslash
+# and control characters come back unchanged through SQLite's JSON functions.
+f=$NSYS/h100_2gpu_1s.sqlite
+if [ -f "$f" ]; then
+	cp "$f" "$TMP/json.sqlite" && chmod u+w "$TMP/json.sqlite"
+	sqlite "$TMP/json.sqlite" "UPDATE NVTX_EVENTS SET jsonText = 'say \"hi\" \\ ' || char(9, 10)
+		WHERE rowid = (SELECT min(rowid) FROM NVTX_EVENTS)"
+	"$PROFQ" import -o "$TMP/json.db" "$TMP/json.sqlite" 2>/dev/null
+	is "$(sqlite "$TMP/json.db" "SELECT count(*), hex(json_extract(min(args), '\$.jsonText')) FROM ranges
+		WHERE args IS NOT NULL")" \
+	   "1|$(printf 'say "hi" \\ \t\n' | od -An -tx1 | tr -d ' \n' | tr a-f A-F)" \
+	   "jsonText with quotes, a backslash, tab and newline is quoted JSON"
+fi
+
 done_testing
