@@ -226,6 +226,10 @@ int nsys_open(nsys_ctx *c, const char *path)
 		char sql[512];
 		int64_t bad = 0;
 
+		if (c->opt != NULL)
+			pq_progress_report(&c->opt->progress, PQ_PHASE_READ, i,
+					   sizeof(counted) / sizeof(counted[0]));
+
 		if (!nsys_has_table(c, counted[i]))
 			continue;
 		snprintf(sql, sizeof(sql), "SELECT count(*) FROM \"%s\"", counted[i]);
@@ -319,8 +323,8 @@ int nsys_step(nsys_ctx *c, sqlite3_stmt *st, const char *table)
 
 	if (rc == SQLITE_ROW) {
 		c->done++;
-		if (c->opt != NULL && c->opt->progress != NULL && (c->done & 0xFFFF) == 0)
-			c->opt->progress(c->opt->progress_ctx, c->done, c->total);
+		if (c->opt != NULL && (c->done & 0xFFFF) == 0)
+			pq_progress_report(&c->opt->progress, PQ_PHASE_WRITE, c->done, c->total);
 		return 1;
 	}
 	if (rc == SQLITE_DONE)

@@ -66,6 +66,7 @@ struct pq_store {
 	sqlite3_stmt *stmts[Q_COUNT_STMTS];
 	pq_map strings;        /* text -> strings.id, valid for the store's lifetime */
 	pq_map dims;           /* "<kind>|<key>" -> id, cleared with each new run */
+	pq_progress progress;     /* pq_store_set_progress() */
 };
 
 /* The cached statement q, reset and unbound; NULL (with err set) when it cannot be prepared. */
@@ -230,6 +231,13 @@ void pq_store_expect_rows(pq_store *s, int64_t rows)
 	s->expect_rows = rows;
 }
 
+void pq_store_set_progress(pq_store *s, const pq_progress *progress)
+{
+	static const pq_progress none;
+
+	s->progress = progress != NULL ? *progress : none;
+}
+
 /* Commits unless the run is one transaction (batch_rows < 0), which then carries the change. */
 static int commit_unless_one_txn(pq_store *s, pq_error *err)
 {
@@ -246,7 +254,7 @@ int pq_store_defer_indexes(pq_store *s, pq_error *err)
 
 int pq_store_build_indexes(pq_store *s, pq_error *err)
 {
-	if (begin_txn(s, err) != 0 || pq_db_build_event_indexes(s->db, err) != 0)
+	if (begin_txn(s, err) != 0 || pq_db_build_event_indexes(s->db, &s->progress, err) != 0)
 		return -1;
 	s->deferred = 0;
 	return commit_unless_one_txn(s, err);
@@ -669,6 +677,7 @@ int pq_store_finish_run(pq_store *s, pq_error *err)
 	 * could build them leaves the file without, and the next finished run repairs that. */
 	if (pq_store_build_indexes(s, err) != 0)
 		return -1;
+	pq_progress_report(&s->progress, PQ_PHASE_COMMIT, 0, 0);
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
 		return fail_db(s, err, "cannot finish the run");
 	sqlite3_bind_int64(st, 1, s->run_id);
@@ -717,7 +726,7 @@ int pq_store_abort_run(pq_store *s, pq_error *err)
 	}
 	snprintf(sql, sizeof(sql), "DELETE FROM runs WHERE id = %" PRId64, s->run_id);
 	if (pq_db_exec(s->db, sql, "cannot delete the run", err) != 0 ||
-	    (s->deferred && pq_db_build_event_indexes(s->db, err) != 0) ||
+	    (s->deferred && pq_db_build_event_indexes(s->db, &s->progress, err) != 0) ||
 	    pq_store_commit(s, err) != 0)
 		return -1;
 	s->run_id = 0;

@@ -17,9 +17,11 @@ for f in "$NSYS"/*.sqlite; do
 	name=$(basename "$f")
 	out=$("$PROFQ" import -o "$DB" "$f" 2>"$TMP/err")
 	ok $? "$name imports"
-	is "$(cat "$TMP/err")" "" "$name: nothing on stderr"
+	is "$out" "" "$name: nothing on stdout"
 	run=$((run + 1))
-	like "$out" "^run $run: .*$name \\(nsys-sqlite\\)" "$name: run $run reported"
+	is "$(wc -l <"$TMP/err")" 1 "$name: one line on stderr"
+	like "$(cat "$TMP/err")" "^profq: imported $f as run $run \\(nsys-sqlite\\) in [0-9]+\\.[0-9]{2} s: [0-9,]+ events, [0-9,]+ rows$" \
+		"$name: run $run reported"
 	has() { [ -n "$(src "$f" "SELECT 1 FROM sqlite_master WHERE name = '$1'")" ]; }
 
 	is "$(dst $run "SELECT status, source FROM runs WHERE id = :run")" "complete|nsys-sqlite" \
