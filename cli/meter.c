@@ -80,9 +80,12 @@ void pq_meter_update(void *meter, enum pq_phase phase, uint64_t done, uint64_t t
 	if (!m->live)
 		return;
 	t = now_ns();
-	if ((int)phase == m->phase && t - m->last_ns < REDRAW_NS)
+	/* Each phase's first and last step are drawn; in between, at most 4 times a second. */
+	if ((int)phase == m->phase &&
+	    (done == m->done || (t - m->last_ns < REDRAW_NS && !(total > 0 && done == total))))
 		return;
 	m->phase = (int)phase;
+	m->done = done;
 	m->last_ns = t;
 	if (phase == PQ_PHASE_INDEX && total > 0)
 		snprintf(text, sizeof(text), "profq: %s: %s %llu of %llu", m->what, names[phase],

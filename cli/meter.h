@@ -30,6 +30,7 @@ typedef struct pq_meter {
 	int tty;             /* stderr is a terminal: redraw in place */
 	char what[256];      /* "importing trace.json" */
 	int phase;           /* last phase drawn, -1 before the first */
+	uint64_t done;       /* and its count */
 	int64_t last_ns;     /* when the line was last drawn */
 	int64_t start_ns;
 	int shown;           /* a line is on the terminal, to clear */
