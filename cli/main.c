@@ -16,7 +16,7 @@ static const char usage_text[] =
 	"  record [-o profile.db] [--kinds ...] [--flush-interval-ms N]\n"
 	"         [--capture-range nvtx:NAME|cudaProfilerApi] -- command [args...]\n"
 	"                     run a command with the collector injected and record it\n"
-	"  import [-o profile.db] [--keep-going] FILE...\n"
+	"  import [-o profile.db] [--keep-going] [--progress|--quiet] FILE...\n"
 	"                     import Chrome trace JSON (.json, .json.gz: PyTorch profiler,\n"
 	"                     Kineto, JAX) and Nsight Systems SQLite exports, a run per file\n"
 	"  info <profile.db> [--format table|json]\n"
