@@ -90,8 +90,9 @@ $(B)/libprofq.a: $(LIB_OBJS)
 	rm -f $@
 	ar rcs $@ $^
 
-# The loadable extension calls SQLite only through the sqlite3_api pointer: no -lsqlite3.
-$(B)/profq.so: $(EXT_OBJS)
+# The loadable extension calls SQLite only through the sqlite3_api pointer: no -lsqlite3. It links
+# one object of lib/, the JSON string writer (no SQLite, no allocation).
+$(B)/profq.so: $(EXT_OBJS) $(B)/lib/json_quote.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -shared -o $@ $^ $(EXT_LIBS)
 
 $(B)/profq: $(CLI_OBJS) $(EXT_CORE_OBJS) $(B)/libprofq.a

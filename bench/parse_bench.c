@@ -52,7 +52,7 @@ int main(int argc, char **argv)
 	}
 	t0 = now();
 	c0 = cpu();
-	if (chrome_reader_start(&r, argv[1], NULL, NULL, digest, &err) != 0) {
+	if (chrome_reader_start(&r, argv[1], digest, &err) != 0) {
 		fprintf(stderr, "parse_bench: %s: %s\n", argv[1], err.msg);
 		return 1;
 	}

@@ -6,24 +6,24 @@
 
 #include "cli.h"
 #include "import.h"
+#include "meter.h"
 #include "store.h"
+#include "text.h"
 
 const char pq_import_help[] =
-	"Usage: profq import [-o profile.db] [--keep-going] FILE...\n"
+	"Usage: profq import [-o profile.db] [--keep-going] [--progress|--quiet] FILE...\n"
 	"Imports Chrome trace JSON (.json, .json.gz: PyTorch profiler, Kineto, JAX, ...) and Nsight\n"
-	"Systems SQLite exports, each file as one run, into profile.db (created when missing).\n";
-
-/* Progress on stderr, only for a terminal, at most every 1% of the file. */
-static void show_progress(void *ctx, uint64_t done, uint64_t total)
-{
-	const char *path = ctx;
-
-	if (total > 0)
-		fprintf(stderr, "\rprofq: importing %s: %3d%%", path, (int)(100 * done / total));
-	else
-		fprintf(stderr, "\rprofq: importing %s: %llu MB", path,
-			(unsigned long long)(done >> 20));
-}
+	"Systems SQLite exports, each file as one run, into profile.db (created when missing).\n"
+	"An Nsight Systems report (.nsys-rep) is exported first: nsys export --type sqlite.\n"
+	"\n"
+	"  -o, --output FILE   the database to write (default profile.db)\n"
+	"  -k, --keep-going    skip events that cannot be read, count them in the run's metadata\n"
+	"  --progress          show progress (reading, writing, building indexes) even when\n"
+	"                      stderr is not a terminal, a line per update\n"
+	"  -q, --quiet         print nothing but errors\n"
+	"\n"
+	"On a terminal, progress is one line redrawn in place. For each file imported, one line\n"
+	"on stderr: 'profq: imported FILE as run N (FORMAT) in S s: E events, R rows'.\n";
 
 static void remove_database(const char *path)
 {
@@ -36,38 +36,51 @@ static void remove_database(const char *path)
 	unlink(side);
 }
 
+/* "profq: imported FILE as run N (FORMAT) in S s: E events, R rows[, K skipped][, U unmatched]" */
+static void summary(const char *path, enum pq_import_format f, const pq_import_stats *st,
+		    double seconds)
+{
+	char events[32], rows[32], n[32];
+
+	fprintf(stderr, "profq: imported %s as run %lld (%s) in %.2f s: %s events, %s rows", path,
+		(long long)st->run_id, f == PQ_IMPORT_CHROME_JSON ? "chrome-json" : "nsys-sqlite",
+		seconds, pq_text_count(events, sizeof(events), st->events),
+		pq_text_count(rows, sizeof(rows), st->rows));
+	if (st->skipped > 0)
+		fprintf(stderr, ", %s skipped", pq_text_count(n, sizeof(n), st->skipped));
+	if (st->unmatched > 0)
+		fprintf(stderr, ", %s unmatched", pq_text_count(n, sizeof(n), st->unmatched));
+	fputc('\n', stderr);
+}
+
 static int import_one(pq_store *s, const char *path, int keep_going, pq_error *err)
 {
 	pq_import_options opt = { 0 };
 	pq_import_stats stats = { 0 };
 	enum pq_import_format f;
+	pq_meter meter;
+	char what[256];
 	int rc;
 
+	snprintf(what, sizeof(what), "importing %s", path);
+	pq_meter_start(&meter, what);
 	f = pq_import_detect(path, err);
 	if (f == PQ_IMPORT_UNKNOWN)
 		return -1;
 	opt.keep_going = keep_going;
+	opt.progress = pq_meter_progress(&meter);
+	pq_store_set_progress(s, &opt.progress);
 	pq_store_expect_rows(s, pq_import_expected_rows(path, f));
-	if (isatty(STDERR_FILENO)) {
-		opt.progress = show_progress;
-		opt.progress_ctx = (void *)path;
-	}
 	if (f == PQ_IMPORT_CHROME_JSON)
 		rc = pq_import_chrome(s, path, &opt, &stats, err);
 	else
 		rc = pq_import_nsys(s, path, &opt, &stats, err);
-	if (opt.progress != NULL)
-		fputs("\r\033[K", stderr);
+	pq_store_set_progress(s, NULL);
+	pq_meter_stop(&meter);
 	if (rc != 0)
 		return -1;
-	printf("run %lld: %s (%s): %lld events, %lld rows", (long long)stats.run_id, path,
-	       f == PQ_IMPORT_CHROME_JSON ? "chrome-json" : "nsys-sqlite",
-	       (long long)stats.events, (long long)stats.rows);
-	if (stats.skipped > 0)
-		printf(", %lld skipped", (long long)stats.skipped);
-	if (stats.unmatched > 0)
-		printf(", %lld unmatched", (long long)stats.unmatched);
-	putchar('\n');
+	if (pq_meter_mode() != PQ_METER_QUIET)
+		summary(path, f, &stats, pq_meter_seconds(&meter));
 	return 0;
 }
 
@@ -76,6 +89,8 @@ int pq_cmd_import(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "keep-going", no_argument, NULL, 'k' },
+		{ "progress", no_argument, NULL, 'P' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -85,13 +100,19 @@ int pq_cmd_import(int argc, char **argv)
 	pq_error err, cleanup;
 
 	optind = 1;
-	while ((c = pq_getopt(argc, argv, "o:kh", opts, "import")) != -1) {
+	while ((c = pq_getopt(argc, argv, "o:kqh", opts, "import")) != -1) {
 		switch (c) {
 		case 'o':
 			out = optarg;
 			break;
 		case 'k':
 			keep_going = 1;
+			break;
+		case 'P':
+			pq_meter_set_mode(PQ_METER_ON);
+			break;
+		case 'q':
+			pq_meter_set_mode(PQ_METER_QUIET);
 			break;
 		case 'h':
 			fputs(pq_import_help, stdout);

@@ -11,7 +11,7 @@ static const char runs_sql[] =
 	"      WHEN time_base = 'unix'"
 	"      THEN strftime('%Y-%m-%d %H:%M:%f', start_ns / 1000000000.0, 'unixepoch') || ' UTC'"
 	"      ELSE start_ns || ' ns (relative)' END AS start,"
-	" iif(end_ns IS NULL, NULL, printf('%.6f', (end_ns - start_ns) / 1e9)) AS duration_s,"
+	" iif(end_ns IS NULL, NULL, round((end_ns - start_ns) / 1e9, 6)) AS duration_s,"
 	" (SELECT count(*) FROM processes p WHERE p.run_id = runs.id) AS processes,"
 	" (SELECT count(*) FROM devices d WHERE d.run_id = runs.id) AS devices,"
 	" source_path AS path "
@@ -21,9 +21,9 @@ static const char devices_sql[] =
 	"SELECT run_id AS run, ordinal AS device, name,"
 	" compute_major || '.' || compute_minor AS compute_capability, sm_count,"
 	" iif(global_memory_bytes IS NULL, NULL,"
-	"     printf('%.2f', global_memory_bytes / 1073741824.0)) AS memory_gib,"
+	"     round(global_memory_bytes / 1073741824.0, 2)) AS memory_gib,"
 	" iif(memory_bandwidth_bytes_per_s IS NULL, NULL,"
-	"     printf('%.1f', memory_bandwidth_bytes_per_s / 1e9)) AS bandwidth_gb_s "
+	"     round(memory_bandwidth_bytes_per_s / 1e9, 1)) AS bandwidth_gb_s "
 	"FROM devices ORDER BY run_id, ordinal";
 
 static const char rows_sql[] =
@@ -49,7 +49,7 @@ static const char span_sql[] =
 	" AS first_event,"
 	" strftime('%Y-%m-%d %H:%M:%f', max(end_ns) / 1000000000.0, 'unixepoch') || ' UTC'"
 	" AS last_event,"
-	" printf('%.6f', (max(end_ns) - min(start_ns)) / 1e9) AS span_s "
+	" round((max(end_ns) - min(start_ns)) / 1e9, 6) AS span_s "
 	"FROM runs WHERE time_base = 'unix' AND start_ns IS NOT NULL";
 
 /* The current (newest) NVTX name of every named CUDA object. */

@@ -31,6 +31,7 @@
 
 #include "cli.h"
 #include "kinds.h"
+#include "meter.h"
 #include "reaper.h"
 #include "store.h"
 #include "version.h"
@@ -44,7 +45,7 @@
 const char pq_record_help[] =
 	"Usage: profq record [-o profile.db] [--kinds K1,K2,...] [--flush-interval-ms N]\n"
 	"                    [--capture-range nvtx:NAME|cudaProfilerApi] [--wait all|primary]\n"
-	"                    [--] command [args...]\n"
+	"                    [--progress|--quiet] [--] command [args...]\n"
 	"\n"
 	"Runs command with the profq collector injected (CUDA activity through CUPTI, NVTX ranges)\n"
 	"and records it, and every child process that uses CUDA or NVTX, as one new run in\n"
@@ -63,6 +64,9 @@ const char pq_record_help[] =
 	"  --wait W                   all (default): complete the run when the command and every\n"
 	"                             process it left behind have exited; primary: when the\n"
 	"                             command has (later rows of orphans still join the run)\n"
+	"  --progress                 show progress of completing the run (building indexes)\n"
+	"                             even when stderr is not a terminal\n"
+	"  -q, --quiet                print nothing but errors (no warnings, no progress)\n"
 	"\n"
 	"Environment: PROFQ_BUFFER_MB=N bounds each process's NVTX buffers (default 64 MiB);\n"
 	"events beyond it are dropped and counted (run metadata process.<pid>.nvtx_dropped).\n"
@@ -222,6 +226,8 @@ static int finish(const char *db_path, int64_t run_id, int64_t start, int64_t en
 {
 	pq_store *s;
 	pq_error err;
+	pq_meter meter;
+	pq_progress progress;
 	char how[64];
 	int rc;
 
@@ -229,6 +235,9 @@ static int finish(const char *db_path, int64_t run_id, int64_t start, int64_t en
 		pq_store_close(s);
 		return pq_cli_fail("cannot complete the run in %s: %s", db_path, err.msg);
 	}
+	pq_meter_start(&meter, "completing the run");
+	progress = pq_meter_progress(&meter);
+	pq_store_set_progress(s, &progress);
 	if (abort_run) {
 		/* begin() may have dropped the event indexes (pq_store_expect_rows); a finished run
 		 * builds them itself, an aborted one here, after its rows are gone. */
@@ -242,6 +251,8 @@ static int finish(const char *db_path, int64_t run_id, int64_t start, int64_t en
 		     pq_store_set_run_span(s, start, end, &err) != 0 ||
 		     pq_store_finish_run(s, &err) != 0 ? -1 : 0;
 	}
+	pq_store_set_progress(s, NULL);
+	pq_meter_stop(&meter);
 	pq_store_close(s);
 	return rc == 0 ? 0 : pq_cli_fail("cannot complete the run in %s: %s", db_path, err.msg);
 }
@@ -257,7 +268,7 @@ static void warn_gpu(const char *db_path, int64_t run_id)
 			       "'process.%.gpu_tracing' AND value LIKE 'off%' LIMIT 1",
 			       -1, &st, NULL) == SQLITE_OK) {
 		sqlite3_bind_int64(st, 1, run_id);
-		if (sqlite3_step(st) == SQLITE_ROW)
+		if (sqlite3_step(st) == SQLITE_ROW && pq_meter_mode() != PQ_METER_QUIET)
 			fprintf(stderr, "profq: warning: GPU activity not recorded (%s); NVTX was\n",
 				(const char *)sqlite3_column_text(st, 0) + 5);
 	}
@@ -281,6 +292,8 @@ int pq_cmd_record(int argc, char **argv)
 		{ "flush-interval-ms", required_argument, NULL, 'f' },
 		{ "capture-range", required_argument, NULL, 'c' },
 		{ "wait", required_argument, NULL, 'w' },
+		{ "progress", no_argument, NULL, 'P' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -295,7 +308,7 @@ int pq_cmd_record(int argc, char **argv)
 	pid_t pid;
 
 	optind = 1;
-	while ((c = pq_getopt(argc, argv, "+o:h", opts, "record")) != -1) {
+	while ((c = pq_getopt(argc, argv, "+o:qh", opts, "record")) != -1) {
 		switch (c) {
 		case 'o': o.output = optarg; break;
 		case 'k':
@@ -321,6 +334,8 @@ int pq_cmd_record(int argc, char **argv)
 				return pq_cli_usage("record: --wait is all or primary, not '%s'", optarg);
 			o.wait_all = strcmp(optarg, "all") == 0;
 			break;
+		case 'P': pq_meter_set_mode(PQ_METER_ON); break;
+		case 'q': pq_meter_set_mode(PQ_METER_QUIET); break;
 		case 'h': fputs(pq_record_help, stdout); return PQ_EXIT_OK;
 		default: return PQ_EXIT_USAGE;
 		}
@@ -342,7 +357,7 @@ int pq_cmd_record(int argc, char **argv)
 		driver_why = why;
 	if (begin(db_path, &o, argv + optind, driver_why, &run_id, &created) != 0)
 		return PQ_EXIT_FAIL;
-	if (driver_why != NULL)
+	if (driver_why != NULL && pq_meter_mode() != PQ_METER_QUIET)
 		fprintf(stderr, "profq: warning: GPU activity will not be recorded (%s), NVTX only\n",
 			driver_why + 5);
 
@@ -359,7 +374,7 @@ int pq_cmd_record(int argc, char **argv)
 	if (pipe2(pipefd, O_CLOEXEC) != 0)
 		return pq_cli_fail("cannot run %s: %s", argv[optind], strerror(errno));
 	fflush(NULL);
-	if (o.wait_all && pq_reaper_begin() != 0)
+	if (o.wait_all && pq_reaper_begin() != 0 && pq_meter_mode() != PQ_METER_QUIET)
 		fprintf(stderr, "profq: warning: cannot wait for orphaned descendants (%s); only for "
 			"the command\n", strerror(errno));
 	t0 = now_ns();

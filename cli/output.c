@@ -1,8 +1,14 @@
 /* output.c - result sets as aligned tables, CSV and JSON. */
 #include "output.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "meter.h"
+#include "text.h"
 
 int pq_format_parse(const char *text, enum pq_format *format)
 {
@@ -22,16 +28,6 @@ static int step_error(sqlite3_stmt *st, pq_error *err)
 	return pq_fail(err, "%s", sqlite3_errmsg(sqlite3_db_handle(st)));
 }
 
-/* Terminal columns a UTF-8 string takes: one per code point (continuation bytes don't count). */
-static size_t display_width(const char *s)
-{
-	size_t n = 0;
-
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xC0) != 0x80;
-	return n;
-}
-
 /* Text such as printf('%.1f', x) output counts as a number for alignment. */
 static int looks_numeric(const char *text)
 {
@@ -43,116 +39,274 @@ static int looks_numeric(const char *text)
 	return *end == '\0';
 }
 
+/* Tables only (never CSV or JSON): a text column wider than this goes after the others, as nsys
+ * puts kernel names last, and is the one cut to fit a terminal. */
+#define LONG_TEXT 40
+#define MIN_CUT 12          /* a cut column keeps at least this many columns */
+#define MAX_DECIMALS 6      /* REAL columns show at most this many decimals */
+
+typedef struct cell {
+	char *text;            /* owned; NULL for SQL NULL */
+	double real;           /* SQLITE_FLOAT: the value, reformatted with its column's decimals */
+	int type;
+} cell;
+
+typedef struct column {
+	const char *name;
+	size_t width;          /* display columns: the widest cell or the name */
+	int numeric;           /* only numbers (or NULL): right-aligned */
+	int real;              /* holds a REAL: every number gets `decimals` decimals */
+	int decimals;
+	int long_text;
+	size_t shown;          /* width after fitting the terminal */
+} column;
+
 typedef struct table_buf {
-	char **cells;          /* rows * ncols, owned; NULL for SQL NULL */
+	cell *cells;           /* rows * ncols */
 	size_t rows, cap, ncols;
-	size_t *width;
-	int *numeric;          /* column holds only numbers (or NULL): right-align it */
+	column *cols;
 } table_buf;
 
 static void table_free(table_buf *t)
 {
 	for (size_t i = 0; i < t->rows * t->ncols; i++)
-		free(t->cells[i]);
+		free(t->cells[i].text);
 	free(t->cells);
-	free(t->width);
-	free(t->numeric);
+	free(t->cols);
+}
+
+/* Decimals SQLite's text of a double shows ("12.50" 1: trailing zeros are not needed;
+ * "1.5e-07" 8), at most MAX_DECIMALS. */
+static int decimals_of(const char *text)
+{
+	const char *dot = strchr(text, '.'), *e = strpbrk(text, "eE");
+	int d = 0;
+
+	if (dot != NULL) {
+		const char *last = e != NULL ? e : dot + strlen(dot);
+		while (last > dot + 1 && last[-1] == '0')
+			last--;
+		d = (int)(last - dot - 1);
+	}
+	if (e != NULL)
+		d -= atoi(e + 1);
+	return d < 0 ? 0 : d > MAX_DECIMALS ? MAX_DECIMALS : d;
 }
 
 static int table_add_row(table_buf *t, sqlite3_stmt *st)
 {
 	if (t->rows == t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 256;
-		char **cells = realloc(t->cells, cap * t->ncols * sizeof(*cells));
+		cell *cells = realloc(t->cells, cap * t->ncols * sizeof(*cells));
 		if (cells == NULL)
 			return -1;
 		t->cells = cells;
 		t->cap = cap;
 	}
 	for (size_t c = 0; c < t->ncols; c++) {
-		int type = sqlite3_column_type(st, (int)c);
-		const char *text = (const char *)sqlite3_column_text(st, (int)c);
-		char **cell = &t->cells[t->rows * t->ncols + c];
+		cell *x = &t->cells[t->rows * t->ncols + c];
+		const char *text;
 
-		*cell = NULL;
-		if (type == SQLITE_NULL)
+		x->type = sqlite3_column_type(st, (int)c);
+		x->text = NULL;
+		if (x->type == SQLITE_NULL)
 			continue;
-		if (type != SQLITE_INTEGER && type != SQLITE_FLOAT && !looks_numeric(text))
-			t->numeric[c] = 0;
-		if ((*cell = strdup(text ? text : "")) == NULL) {
+		x->real = x->type == SQLITE_FLOAT ? sqlite3_column_double(st, (int)c) : 0;
+		text = (const char *)sqlite3_column_text(st, (int)c);
+		if (x->type != SQLITE_INTEGER && x->type != SQLITE_FLOAT && !looks_numeric(text))
+			t->cols[c].numeric = 0;
+		if (x->type == SQLITE_FLOAT && isfinite(x->real)) {
+			int d = decimals_of(text ? text : "");
+			t->cols[c].real = 1;
+			if (d > t->cols[c].decimals)
+				t->cols[c].decimals = d;
+		}
+		if ((x->text = strdup(text ? text : "")) == NULL) {
 			for (size_t k = 0; k < c; k++)
-				free(t->cells[t->rows * t->ncols + k]);
+				free(t->cells[t->rows * t->ncols + k].text);
 			return -1;
 		}
-		size_t w = display_width(*cell);
-		if (w > t->width[c])
-			t->width[c] = w;
 	}
 	t->rows++;
 	return 0;
 }
 
-static void print_cell(FILE *out, const char *text, size_t width, int right, int last)
+/* Numbers of a REAL column get its decimals: doubles through %.*f, integers (exact beyond
+ * 2^53 too) as their digits and zeros. The text is replaced. */
+static int fix_decimals(table_buf *t)
 {
-	size_t pad = width - display_width(text);
+	for (size_t c = 0; c < t->ncols; c++) {
+		column *col = &t->cols[c];
 
-	if (right)
-		fprintf(out, "%*s%s", (int)pad, "", text);
-	else if (last)
-		fputs(text, out);
+		if (!col->real)
+			continue;
+		if (col->decimals == 0)
+			col->decimals = 1;   /* still reads as a REAL */
+		for (size_t r = 0; r < t->rows; r++) {
+			cell *x = &t->cells[r * t->ncols + c];
+			char buf[400];
+
+			if (x->type == SQLITE_FLOAT && isfinite(x->real))
+				snprintf(buf, sizeof(buf), "%.*f", col->decimals, x->real);
+			else if (x->type == SQLITE_INTEGER)
+				snprintf(buf, sizeof(buf), "%s.%0*d", x->text, col->decimals, 0);
+			else
+				continue;
+			free(x->text);
+			if ((x->text = strdup(buf)) == NULL)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* Columns of the terminal out is, or 0 when it is not one. */
+static size_t terminal_columns(FILE *out)
+{
+	struct winsize ws;
+	int fd = fileno(out);
+
+	if (fd < 0 || !isatty(fd) || ioctl(fd, TIOCGWINSZ, &ws) != 0 || ws.ws_col == 0)
+		return 0;
+	return ws.ws_col;
+}
+
+/* Widths, long text columns, the order columns are printed in (order[0..ncols)), and on a
+ * terminal the long text columns narrowed so a row fits its width. */
+static void layout(table_buf *t, size_t *order, size_t term)
+{
+	size_t n = 0, fixed = 0, room, nlong = 0;
+
+	for (size_t c = 0; c < t->ncols; c++) {
+		column *col = &t->cols[c];
+
+		col->width = pq_text_width(col->name);
+		for (size_t r = 0; r < t->rows; r++) {
+			const char *text = t->cells[r * t->ncols + c].text;
+			size_t w = text ? pq_text_width(text) : 0;
+			if (w > col->width)
+				col->width = w;
+		}
+		col->long_text = !col->numeric && col->width > LONG_TEXT;
+		col->shown = col->width;
+		nlong += col->long_text;
+	}
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t c = 0; c < t->ncols; c++)
+			if (t->cols[c].long_text == pass)
+				order[n++] = c;
+	if (term == 0 || nlong == 0)
+		return;
+	for (size_t c = 0; c < t->ncols; c++) {
+		fixed += c > 0 ? 2 : 0;
+		if (t->cols[c].long_text)
+			t->cols[c].shown = 0;       /* not settled yet */
+		else
+			fixed += t->cols[c].width;
+	}
+	room = fixed + nlong * MIN_CUT < term ? term - fixed : nlong * MIN_CUT;
+	/* Water-filling: the long columns share the room; one narrower than its share keeps its
+	 * width and leaves the rest to the others. */
+	for (size_t left = nlong; left > 0;) {
+		size_t share = room / left, settled = 0;
+
+		for (size_t c = 0; c < t->ncols; c++) {
+			column *col = &t->cols[c];
+			if (col->long_text && col->shown == 0 && col->width <= share) {
+				col->shown = col->width;
+				room -= col->width;
+				settled++;
+			}
+		}
+		if (settled == 0) {
+			for (size_t c = 0; c < t->ncols; c++)
+				if (t->cols[c].long_text && t->cols[c].shown == 0)
+					t->cols[c].shown = share < MIN_CUT ? MIN_CUT : share;
+			break;
+		}
+		left -= settled;
+	}
+}
+
+static void print_cell(FILE *out, const char *text, const column *col, int last)
+{
+	size_t w, n = strlen(text);
+	int cut = 0;
+
+	if (col->shown < col->width)
+		n = pq_text_fit(text, col->shown, &w, &cut);
 	else
-		fprintf(out, "%s%*s", text, (int)pad, "");
+		w = pq_text_width(text);
+	if (cut)
+		w++;
+	if (col->numeric)
+		fprintf(out, "%*s%.*s", (int)(col->shown - w), "", (int)n, text);
+	else
+		fprintf(out, "%.*s%s%*s", (int)n, text, cut ? "\xe2\x80\xa6" : "",
+			last ? 0 : (int)(col->shown - w), "");
 }
 
 static int print_table(sqlite3_stmt *st, FILE *out, pq_error *err)
 {
 	table_buf t = { 0 };
+	size_t *order;
+	pq_meter meter;
 	int rc;
 
 	t.ncols = (size_t)sqlite3_column_count(st);
-	t.width = calloc(t.ncols, sizeof(*t.width));
-	t.numeric = calloc(t.ncols, sizeof(*t.numeric));
-	if (t.width == NULL || t.numeric == NULL) {
+	t.cols = calloc(t.ncols, sizeof(*t.cols));
+	order = calloc(t.ncols, sizeof(*order));
+	if (t.cols == NULL || order == NULL) {
+		free(order);
 		table_free(&t);
 		return pq_fail(err, "out of memory");
 	}
 	for (size_t c = 0; c < t.ncols; c++) {
-		t.width[c] = display_width(sqlite3_column_name(st, (int)c));
-		t.numeric[c] = 1;
+		t.cols[c].name = sqlite3_column_name(st, (int)c);
+		t.cols[c].numeric = 1;
 	}
+	pq_meter_watch(&meter, sqlite3_db_handle(st));
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (table_add_row(&t, st) != 0) {
-			table_free(&t);
-			return pq_fail(err, "out of memory");
+			rc = SQLITE_NOMEM;
+			break;
 		}
 	}
+	pq_meter_unwatch(&meter, sqlite3_db_handle(st));
+	if (rc == SQLITE_DONE && fix_decimals(&t) != 0)
+		rc = SQLITE_NOMEM;
 	if (rc != SQLITE_DONE) {
+		free(order);
 		table_free(&t);
-		return step_error(st, err);
+		return rc == SQLITE_NOMEM ? pq_fail(err, "out of memory") : step_error(st, err);
 	}
-	for (size_t c = 0; c < t.ncols; c++) {
-		if (c > 0)
+	layout(&t, order, terminal_columns(out));
+	for (size_t i = 0; i < t.ncols; i++) {
+		if (i > 0)
 			fputs("  ", out);
-		print_cell(out, sqlite3_column_name(st, (int)c), t.width[c], t.numeric[c],
-			   c + 1 == t.ncols);
+		print_cell(out, t.cols[order[i]].name, &t.cols[order[i]], i + 1 == t.ncols);
 	}
 	fputc('\n', out);
-	for (size_t c = 0; c < t.ncols; c++) {
-		fprintf(out, "%s", c > 0 ? "  " : "");
-		for (size_t i = 0; i < t.width[c]; i++)
+	for (size_t i = 0; i < t.ncols; i++) {
+		fprintf(out, "%s", i > 0 ? "  " : "");
+		for (size_t k = 0; k < t.cols[order[i]].shown; k++)
 			fputc('-', out);
 	}
 	fputc('\n', out);
 	for (size_t r = 0; r < t.rows; r++) {
-		for (size_t c = 0; c < t.ncols; c++) {
-			const char *cell = t.cells[r * t.ncols + c];
-			if (c > 0)
+		size_t end = t.ncols;   /* no spaces after the last cell with text */
+
+		while (end > 0 && t.cells[r * t.ncols + order[end - 1]].text == NULL)
+			end--;
+		for (size_t i = 0; i < end; i++) {
+			const char *text = t.cells[r * t.ncols + order[i]].text;
+			if (i > 0)
 				fputs("  ", out);
-			print_cell(out, cell ? cell : "", t.width[c], t.numeric[c],
-				   c + 1 == t.ncols);
+			print_cell(out, text ? text : "", &t.cols[order[i]], i + 1 == end);
 		}
 		fputc('\n', out);
 	}
+	free(order);
 	table_free(&t);
 	return 0;
 }
@@ -177,6 +331,7 @@ static void print_csv_field(FILE *out, const char *s)
 static int print_csv(sqlite3_stmt *st, FILE *out, pq_error *err)
 {
 	int ncols = sqlite3_column_count(st), rc;
+	pq_meter meter;
 
 	for (int c = 0; c < ncols; c++) {
 		if (c > 0)
@@ -184,7 +339,10 @@ static int print_csv(sqlite3_stmt *st, FILE *out, pq_error *err)
 		print_csv_field(out, sqlite3_column_name(st, c));
 	}
 	fputs("\n", out);
+	/* Rows stream out as they come: progress shows only until the first. */
+	pq_meter_watch(&meter, sqlite3_db_handle(st));
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		pq_meter_unwatch(&meter, sqlite3_db_handle(st));
 		for (int c = 0; c < ncols; c++) {
 			const char *text = (const char *)sqlite3_column_text(st, c);
 			if (c > 0)
@@ -194,6 +352,7 @@ static int print_csv(sqlite3_stmt *st, FILE *out, pq_error *err)
 		}
 		fputs("\n", out);
 	}
+	pq_meter_unwatch(&meter, sqlite3_db_handle(st));
 	return rc == SQLITE_DONE ? 0 : step_error(st, err);
 }
 
@@ -239,12 +398,15 @@ static cJSON *row_object(sqlite3_stmt *st)
 static int print_json(sqlite3_stmt *st, FILE *out, pq_error *err)
 {
 	int rc, first = 1;
+	pq_meter meter;
 
 	fputc('[', out);
+	pq_meter_watch(&meter, sqlite3_db_handle(st));
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		cJSON *obj = row_object(st);
 		char *text = obj ? cJSON_PrintUnformatted(obj) : NULL;
 
+		pq_meter_unwatch(&meter, sqlite3_db_handle(st));
 		cJSON_Delete(obj);
 		if (text == NULL)
 			return pq_fail(err, "out of memory");
@@ -252,6 +414,7 @@ static int print_json(sqlite3_stmt *st, FILE *out, pq_error *err)
 		cJSON_free(text);
 		first = 0;
 	}
+	pq_meter_unwatch(&meter, sqlite3_db_handle(st));
 	fputs(first ? "]\n" : "\n]\n", out);
 	return rc == SQLITE_DONE ? 0 : step_error(st, err);
 }

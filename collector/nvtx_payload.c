@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "json_quote.h"
 #include "nvtx_event.h"
 #include "nvtx_schema.h"
 
@@ -63,19 +64,17 @@ static void putf(jw *w, const char *fmt, ...)
 
 static void put_str(jw *w, const char *s, size_t len)
 {
-	put(w, "\"", 1);
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c == '"' || c == '\\') {
-			char esc[2] = { '\\', (char)c };
-			put(w, esc, 2);
-		} else if (c < 0x20) {
-			putf(w, "\\u%04x", c);
-		} else {
-			put(w, (const char *)&c, 1);
-		}
+	size_t n;
+
+	if (w->over)
+		return;
+	n = pq_json_quote(w->p + w->n, w->cap - w->n, s, len);
+	if (w->n + n + 1 > w->cap) {
+		w->over = 1;
+		w->p[w->n] = '\0';
+		return;
 	}
-	put(w, "\"", 1);
+	w->n += n;
 }
 
 static void put_real(jw *w, double d)

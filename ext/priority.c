@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "iv_util.h"
+#include "json_quote.h"
 
 #define FN "priority_breakdown"
 
@@ -338,21 +339,21 @@ static int cmp_psort(const void *pa, const void *pb)
 	return cmp_cat_names(a->cat, b->cat);
 }
 
-static void json_string(sqlite3_str *out, const char *s, int n)
+/* Appends s[0..n) as a JSON string; -1 when out of memory. */
+static int json_string(sqlite3_str *out, const char *s, int n)
 {
-	int i;
+	char small[256], *text = small;
+	size_t len = pq_json_quote(small, sizeof(small), s, (size_t)n);
 
-	sqlite3_str_appendchar(out, 1, '"');
-	for (i = 0; i < n; i++) {
-		unsigned char ch = (unsigned char)s[i];
-		if (ch == '"' || ch == '\\')
-			sqlite3_str_appendf(out, "\\%c", ch);
-		else if (ch < 0x20)
-			sqlite3_str_appendf(out, "\\u%04x", ch);
-		else
-			sqlite3_str_appendchar(out, 1, (char)ch);
+	if (len >= sizeof(small)) {
+		if ((text = sqlite3_malloc64(len + 1)) == NULL)
+			return -1;
+		pq_json_quote(text, len + 1, s, (size_t)n);
 	}
-	sqlite3_str_appendchar(out, 1, '"');
+	sqlite3_str_append(out, text, (int)len);
+	if (text != small)
+		sqlite3_free(text);
+	return 0;
 }
 
 static void free_state(pstate *st)
@@ -474,7 +475,10 @@ static void pb_compute(sqlite3_context *ctx, pstate *st)
 	sqlite3_str_appendchar(out, 1, '{');
 	for (i = 0; i < st->ncats; i++) {
 		const pcat *c = order[i].cat;
-		json_string(out, c->name, c->len);
+		if (json_string(out, c->name, c->len) != 0) {
+			sqlite3_free(sqlite3_str_finish(out));
+			goto nomem;
+		}
 		sqlite3_str_appendf(out, ":%lld,", (long long)c->ns);
 	}
 	sqlite3_str_appendf(out, "\"other\":%lld,\"total\":%lld}", (long long)other,

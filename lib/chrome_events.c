@@ -265,7 +265,7 @@ void chrome_events_free(chrome_ctx *c)
 	chrome_ranges_finish(c, 0);
 	cJSON_Delete(c->deferred_m);
 	c->deferred_m = NULL;
-	pq_strmap_free(&c->synthetic);
+	pq_map_free(&c->synthetic);
 	free(c->scratch.p);
 	c->scratch.p = NULL;
 	c->scratch.cap = 0;

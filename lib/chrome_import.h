@@ -18,9 +18,8 @@
 #include "chrome_fields.h"
 #include "chrome_stream.h"
 #include "import.h"
-#include "ptrmap.h"
+#include "map.h"
 #include "store.h"
-#include "strmap.h"
 
 #define CHROME_MAX_GPU_PIDS 256
 
@@ -64,7 +63,7 @@ typedef struct chrome_ctx {
 	int n_gpu_pids;
 
 	/* Non-numeric pid/tid strings -> synthetic negative ids, in order of appearance. */
-	pq_strmap synthetic;
+	pq_map synthetic;
 	int64_t next_synthetic;
 
 	chrome_thread_slot threads[256];
@@ -72,8 +71,8 @@ typedef struct chrome_ctx {
 	int last_valid;
 	int64_t last_dev, last_stream, last_dev_id, last_stream_id, last_stream_process;
 
-	pq_ptrmap open_be;           /* "pid|tid" -> B stack */
-	pq_ptrmap open_async;        /* "cat\x1fid\x1fscope" -> async begin stack */
+	pq_map open_be;           /* "pid|tid" -> B stack */
+	pq_map open_async;        /* "cat\x1fid\x1fscope" -> async begin stack */
 	cJSON *deferred_m;           /* M events, applied at the end */
 
 	chrome_text scratch;         /* args text under construction */

@@ -34,14 +34,14 @@ static void free_open(open_range *o)
 	free(o->args);
 }
 
-static int push_open(chrome_ctx *c, pq_ptrmap *map, const char *key, size_t keylen,
+static int push_open(chrome_ctx *c, pq_map *map, const char *key, size_t keylen,
 		     open_range *o)
 {
-	open_stack *st = pq_ptrmap_get(map, key, keylen);
+	open_stack *st = pq_map_get_ptr(map, key, keylen);
 
 	if (st == NULL) {
 		st = calloc(1, sizeof(*st));
-		if (st == NULL || pq_ptrmap_put(map, key, keylen, st) != 0) {
+		if (st == NULL || pq_map_put_ptr(map, key, keylen, st) != 0) {
 			free(st);
 			return pq_fail(c->err, "out of memory");
 		}
@@ -61,10 +61,10 @@ static int push_open(chrome_ctx *c, pq_ptrmap *map, const char *key, size_t keyl
 }
 
 /* Pops the most recent entry named name (any when name is NULL); 1 when found. */
-static int pop_open(pq_ptrmap *map, const char *key, size_t keylen, const char *name,
+static int pop_open(pq_map *map, const char *key, size_t keylen, const char *name,
 		    open_range *out)
 {
-	open_stack *st = pq_ptrmap_get(map, key, keylen);
+	open_stack *st = pq_map_get_ptr(map, key, keylen);
 	size_t i;
 
 	if (st == NULL || st->n == 0)
@@ -78,7 +78,7 @@ static int pop_open(pq_ptrmap *map, const char *key, size_t keylen, const char *
 	memmove(&st->items[i - 1], &st->items[i], (st->n - i) * sizeof(*st->items));
 	st->n--;
 	if (st->n == 0) {
-		pq_ptrmap_del(map, key, keylen);
+		pq_map_del(map, key, keylen, NULL);
 		free(st->items);
 		free(st);
 	}
@@ -186,12 +186,12 @@ int chrome_end_event(chrome_ctx *c, const chrome_event *ev, const char *name, co
 	return rc;
 }
 
-static void close_stack(void *ctx, const char *key, void *value)
+static void close_stack(void *ctx, const char *key, pq_map_value value)
 {
 	chrome_ctx *c = ((void **)ctx)[0];
 	int *rc = ((void **)ctx)[1];
 	int async = *(int *)((void **)ctx)[2];
-	open_stack *st = value;
+	open_stack *st = value.p;
 
 	(void)key;
 	for (size_t i = 0; i < st->n; i++) {
@@ -219,9 +219,9 @@ static void close_stack(void *ctx, const char *key, void *value)
 }
 
 
-static void free_stack(void *ctx, const char *key, void *value)
+static void free_stack(void *ctx, const char *key, pq_map_value value)
 {
-	open_stack *st = value;
+	open_stack *st = value.p;
 
 	(void)ctx;
 	(void)key;
@@ -236,10 +236,10 @@ int chrome_ranges_finish(chrome_ctx *c, int write)
 	int rc = 0, async = 0;
 	void *ctx[3] = { c, &rc, &async };
 
-	pq_ptrmap_each(&c->open_be, write ? close_stack : free_stack, ctx);
-	pq_ptrmap_free(&c->open_be);
+	pq_map_each(&c->open_be, write ? close_stack : free_stack, ctx);
+	pq_map_free(&c->open_be);
 	async = 1;
-	pq_ptrmap_each(&c->open_async, write ? close_stack : free_stack, ctx);
-	pq_ptrmap_free(&c->open_async);
+	pq_map_each(&c->open_async, write ? close_stack : free_stack, ctx);
+	pq_map_free(&c->open_async);
 	return rc != 0 ? -1 : 0;
 }

@@ -57,6 +57,7 @@ static int batch_push(chrome_reader *r)
 	pthread_mutex_lock(&r->mu);
 	stop = r->stop;
 	if (b != NULL && b->n > 0 && !stop) {
+		b->file_read = r->in.file_read;
 		if (r->tail != NULL)
 			r->tail->next = b;
 		else
@@ -442,9 +443,7 @@ static void *reader_main(void *arg)
 
 /* The importer's side ------------------------------------------------------------------------ */
 
-int chrome_reader_start(chrome_reader *r, const char *path,
-			void (*progress)(void *ctx, uint64_t done, uint64_t total),
-			void *progress_ctx, int digest, pq_error *err)
+int chrome_reader_start(chrome_reader *r, const char *path, int digest, pq_error *err)
 {
 	int e;
 
@@ -454,8 +453,6 @@ int chrome_reader_start(chrome_reader *r, const char *path,
 		pq_chrome_stream_close(&r->in);
 		return -1;
 	}
-	r->in.progress = progress;
-	r->in.progress_ctx = progress_ctx;
 	pthread_mutex_init(&r->mu, NULL);
 	pthread_cond_init(&r->cv, NULL);
 	e = pthread_create(&r->thread, NULL, reader_main, r);

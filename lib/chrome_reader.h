@@ -60,6 +60,7 @@ typedef struct chrome_batch {
 	char *text;
 	size_t text_len, text_cap;
 	pq_json_arena arena;
+	uint64_t file_read;      /* bytes of the file read when the batch was queued (progress) */
 	struct chrome_batch *next;
 } chrome_batch;
 
@@ -87,9 +88,7 @@ typedef struct chrome_reader {
 
 /* Opens path and starts the reader thread; on failure (err set) nothing is left to stop.
  * digest 0 leaves items' dg and xa unset (bench/parse_bench measures cJSON alone with it). */
-int chrome_reader_start(chrome_reader *r, const char *path,
-			void (*progress)(void *ctx, uint64_t done, uint64_t total),
-			void *progress_ctx, int digest, pq_error *err);
+int chrome_reader_start(chrome_reader *r, const char *path, int digest, pq_error *err);
 
 /* The next filled batch, waiting for it; NULL after the last one (then r->status and r->err
  * say how the document ended). Give each batch back with chrome_reader_release(). */

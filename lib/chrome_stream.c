@@ -97,8 +97,7 @@ int pq_chrome_stream_more(pq_chrome_stream *s, pq_error *err)
 		return 0;
 	}
 	s->len += (size_t)n;
-	if (s->progress != NULL)
-		s->progress(s->progress_ctx, (uint64_t)gzoffset(s->gz), s->file_size);
+	s->file_read = (uint64_t)gzoffset(s->gz);
 	return 1;
 }
 

@@ -45,9 +45,8 @@ typedef struct pq_chrome_stream {
 	size_t cap, pos, len;
 	uint64_t base;           /* stream offset of buf[0] */
 	uint64_t file_size;
+	uint64_t file_read;      /* bytes of the file read so far (compressed ones for gzip) */
 	int eof, gzip;
-	void (*progress)(void *ctx, uint64_t done, uint64_t total);
-	void *progress_ctx;
 } pq_chrome_stream;
 
 /* Opens path; the caller closes with pq_chrome_stream_close() even when this fails. */

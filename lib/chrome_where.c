@@ -75,9 +75,9 @@ int chrome_id(chrome_ctx *c, const cJSON *v, char kind, int64_t *id, const char 
 	n = snprintf(key, sizeof(key), "%c%s", kind, v->valuestring);
 	if (n < 0 || (size_t)n >= sizeof(key))
 		n = (int)sizeof(key) - 1;
-	if (!pq_strmap_get(&c->synthetic, key, (size_t)n, id)) {
+	if (!pq_map_get_int(&c->synthetic, key, (size_t)n, id)) {
 		*id = --c->next_synthetic;
-		if (pq_strmap_put(&c->synthetic, key, (size_t)n, *id) != 0)
+		if (pq_map_put_int(&c->synthetic, key, (size_t)n, *id) != 0)
 			return pq_fail(c->err, "out of memory");
 	}
 	return 0;

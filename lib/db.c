@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "hint.h"
 #include "schema_sql.h"
 #include "version.h"
 
@@ -21,6 +22,17 @@ int pq_db_exec(sqlite3 *db, const char *sql, const char *what, pq_error *err)
 		return -1;
 	}
 	return 0;
+}
+
+/* An Nsight Systems report where a database was expected: what to run instead. */
+static int report_hint(const char *path, pq_error *err)
+{
+	char export[600], import[600];
+
+	pq_hint_nsys_export(export, sizeof(export), path);
+	pq_hint_profq_import(import, sizeof(import), path);
+	return pq_fail(err, "'%s' is an Nsight Systems report, not a profq database; export and "
+		       "import it first: %s; %s", path, export, import);
 }
 
 /* Reads one integer PRAGMA; a file that is not SQLite fails here, before anything is written. */
@@ -41,6 +53,8 @@ static int pragma_int(sqlite3 *db, const char *path, const char *pragma, int64_t
 		return 0;
 	}
 	sqlite3_finalize(st);
+	if (rc == SQLITE_NOTADB && pq_is_nsys_report(path))
+		return report_hint(path, err);
 	if (rc == SQLITE_NOTADB)
 		return pq_fail(err, "'%s' is not an SQLite database", path);
 	return pq_fail(err, "cannot read '%s': %s", path, sqlite3_errmsg(db));
@@ -69,15 +83,20 @@ int pq_db_check(sqlite3 *db, const char *path, pq_error *err)
 	if (app_id != PQ_APPLICATION_ID) {
 		if (pragma_int(db, path, "schema_version", &tables, err) != 0)
 			return -1;
+		if (tables == 0 && pq_is_nsys_report(path))
+			return report_hint(path, err);
 		if (tables == 0)
 			return pq_fail(err, "'%s' is an empty SQLite database, not a profq database",
 				       path);
 		if (pq_db_has_table(db, "META_DATA_EXPORT", -1) ||
 		    pq_db_has_table(db, "EXPORT_META_DATA", -1) ||
-		    pq_db_has_table(db, "StringIds", -1))
-			return pq_fail(err,
-				       "'%s' is an Nsight Systems export, not a profq database",
-				       path);
+		    pq_db_has_table(db, "StringIds", -1)) {
+			char import[600];
+
+			pq_hint_profq_import(import, sizeof(import), path);
+			return pq_fail(err, "'%s' is an Nsight Systems export, not a profq database; "
+				       "import it first: %s", path, import);
+		}
 		return pq_fail(err, "'%s' is an SQLite database but not a profq database", path);
 	}
 	if (pragma_int(db, path, "user_version", &version, err) != 0)

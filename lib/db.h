@@ -11,6 +11,7 @@
 #include <sqlite3.h>
 
 #include "error.h"
+#include "progress.h"
 
 enum pq_open_mode {
 	PQ_OPEN_READ,    /* existing profq database, read-only */
@@ -42,9 +43,10 @@ int pq_db_add_missing_tables(sqlite3 *db, pq_error *err);
 
 /* The event tables' secondary indexes (schema/schema.sql's CREATE INDEX statements on event
  * tables), dropped before a bulk load and built again after it (db_indexes.c). Building joins the
- * caller's transaction when one is open; indexes that exist are left alone. */
+ * caller's transaction when one is open; indexes that exist are left alone. Building reports
+ * PQ_PHASE_INDEX (indexes done, of all) to progress, which may be NULL. */
 int pq_db_drop_event_indexes(sqlite3 *db, pq_error *err);
-int pq_db_build_event_indexes(sqlite3 *db, pq_error *err);
+int pq_db_build_event_indexes(sqlite3 *db, const pq_progress *progress, pq_error *err);
 /* How many of those indexes the file lacks (-1 when it cannot tell). */
 int pq_db_missing_event_indexes(sqlite3 *db);
 /* An upper bound on the rows the event tables hold, from their largest ids. */

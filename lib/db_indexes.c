@@ -89,18 +89,24 @@ int pq_db_drop_event_indexes(sqlite3 *db, pq_error *err)
 	return 0;
 }
 
-int pq_db_build_event_indexes(sqlite3 *db, pq_error *err)
+int pq_db_build_event_indexes(sqlite3 *db, const pq_progress *progress, pq_error *err)
 {
 	const char *pos = pq_schema_sql;
 	index_def d;
 	char sql[1024];
+	uint64_t done = 0, total = 0;
 
+	while (next_event_index(&pos, &d))
+		total++;
+	pos = pq_schema_sql;
+	pq_progress_report(progress, PQ_PHASE_INDEX, 0, total);
 	while (next_event_index(&pos, &d)) {
 		if (snprintf(sql, sizeof(sql), CREATE_INDEX "IF NOT EXISTS %.*s", d.rest_len,
 			     d.rest) >= (int)sizeof(sql))
 			return pq_fail(err, "an index definition is too long");
 		if (pq_db_exec(db, sql, "cannot build an index", err) != 0)
 			return -1;
+		pq_progress_report(progress, PQ_PHASE_INDEX, ++done, total);
 	}
 	return 0;
 }

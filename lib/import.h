@@ -4,7 +4,7 @@
  * name, the file path and the producer's version), writes every row, and finishes the run
  * (pq_store_finish_run). On failure it returns -1 with err set and leaves the run open: the
  * caller then calls pq_store_abort_run(), so a failed import leaves no trace in the database.
- * Importers never print; progress goes through the optional callback.
+ * Importers never print; progress goes through the optional callback (progress.h).
  */
 #ifndef PQ_IMPORT_H
 #define PQ_IMPORT_H
@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "progress.h"
 #include "store.h"
 
 typedef struct pq_import_stats {
@@ -23,10 +24,9 @@ typedef struct pq_import_stats {
 } pq_import_stats;
 
 typedef struct pq_import_options {
-	/* Called now and then with bytes read so far and the total (0 when unknown, e.g. gzip).
-	 * May be NULL. */
-	void (*progress)(void *ctx, uint64_t done, uint64_t total);
-	void *progress_ctx;
+	/* Phases and counts as the import goes (progress.h); also set it on the store with
+	 * pq_store_set_progress() for the index building and commit at the end of the run. */
+	pq_progress progress;
 	/* Count, skip and record (as run metadata) bad events instead of failing the import. */
 	int keep_going;
 } pq_import_options;

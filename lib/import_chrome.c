@@ -487,9 +487,9 @@ static int document(importer *im)
 {
 	chrome_batch *b;
 
-	if (chrome_reader_start(&im->rd, im->path, im->opt->progress, im->opt->progress_ctx, 1,
-				im->err) != 0)
+	if (chrome_reader_start(&im->rd, im->path, 1, im->err) != 0)
 		return -1;
+	pq_progress_report(&im->opt->progress, PQ_PHASE_READ, 0, im->rd.in.file_size);
 	while ((b = chrome_reader_next(&im->rd)) != NULL) {
 		for (size_t i = 0; i < b->n; i++) {
 			if (item(im, b, &b->items[i]) != 0) {
@@ -497,6 +497,9 @@ static int document(importer *im)
 				return -1;
 			}
 		}
+		/* Here, not in the reader thread: progress is reported on the caller's thread. */
+		pq_progress_report(&im->opt->progress, PQ_PHASE_READ, b->file_read,
+				   im->rd.in.file_size);
 		chrome_reader_release(&im->rd, b);
 	}
 	if (im->rd.status != 0) {
@@ -510,6 +513,7 @@ static int finish(importer *im)
 {
 	chrome_ctx *c = &im->c;
 
+	pq_progress_report(&im->opt->progress, PQ_PHASE_WRITE, 0, 0);
 	/* Closing what is still open counts the unclosed ones. */
 	if (flush_prelude(im) != 0 || chrome_events_finish(c) != 0)
 		return -1;

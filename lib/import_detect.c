@@ -7,6 +7,7 @@
 
 #include <sqlite3.h>
 
+#include "hint.h"
 #include "version.h"
 
 /* An SQLite file is an nsys export when it has nsys's metadata or CUPTI tables. */
@@ -72,7 +73,13 @@ enum pq_import_format pq_import_detect(const char *path, pq_error *err)
 		i++;
 	if (i < n && (head[i] == '{' || head[i] == '['))
 		return PQ_IMPORT_CHROME_JSON;
-	if (n == 0)
+	if (pq_is_nsys_report(path)) {
+		char cmd[1024];
+
+		pq_hint_nsys_export(cmd, sizeof(cmd), path);
+		pq_fail(err, "an Nsight Systems report, which profq imports once exported to SQLite: "
+			"%s", cmd);
+	} else if (n == 0)
 		pq_fail(err, "empty file");
 	else
 		pq_fail(err, "neither a Chrome trace (JSON) nor an Nsight Systems SQLite export");

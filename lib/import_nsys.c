@@ -52,6 +52,8 @@ static int import(nsys_ctx *c)
 	info.time_offset_ns = c->offset;
 	if (pq_store_begin_run(c->s, &info, &c->stats->run_id, c->err) != 0)
 		return -1;
+	if (c->opt != NULL)
+		pq_progress_report(&c->opt->progress, PQ_PHASE_WRITE, 0, c->total);
 	if (nsys_write_metadata(c) != 0 || nsys_time_metadata(c) != 0 ||
 	    nsys_import_processes(c) != 0 || nsys_import_devices(c) != 0 ||
 	    nsys_import_kernels(c) != 0 || nsys_import_memcpys(c) != 0 ||
@@ -67,8 +69,8 @@ static int import(nsys_ctx *c)
 	if (nsys_write_skipped(c) != 0 ||
 	    pq_store_set_metadata_int(c->s, "nsys.skipped_rows", c->stats->skipped, c->err) != 0)
 		return -1;
-	if (c->opt != NULL && c->opt->progress != NULL)
-		c->opt->progress(c->opt->progress_ctx, c->total, c->total);
+	if (c->opt != NULL)
+		pq_progress_report(&c->opt->progress, PQ_PHASE_WRITE, c->total, c->total);
 	return pq_store_finish_run(c->s, c->err);
 }
 

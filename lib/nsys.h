@@ -18,7 +18,7 @@
 
 #include "import.h"
 #include "store.h"
-#include "strmap.h"
+#include "map.h"
 
 /* globalTid = <HW:8><VM:8><PID:24><TID:24>; globalPid is the same with TID 0 (notes §1.3). */
 #define NSYS_PID(g) (((g) >> 24) & 0xFFFFFF)
@@ -48,7 +48,8 @@ typedef struct nsys_ctx {
 	uint64_t done, total;
 
 	/* Skipped rows, by reason ("nsys.skipped.<reason>" in run_metadata). */
-	pq_strmap skipped;
+	pq_map skipped;
+	int skipped_rc;                /* nsys_write_skipped(): -1 once a write failed */
 
 	/* One-entry caches for the dimension lookups of the current row. */
 	int64_t last_gpid, last_process;

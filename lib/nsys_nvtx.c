@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_quote.h"
+
 enum {
 	N_START, N_END, N_TYPE, N_GTID, N_END_GTID, N_DOMAIN, N_CATEGORY, N_COLOR, N_TEXT_ID,
 	N_TEXT, N_RANGE_ID, N_I64, N_U64, N_I32, N_U32, N_DOUBLE, N_FLOAT, N_JSON_ID, N_JSON,
@@ -41,7 +43,7 @@ typedef struct open_range {
 } open_range;
 
 typedef struct nvtx_state {
-	pq_strmap domains;  /* "<pid>|<domainId>" -> nvtx_domains.id */
+	pq_map domains;  /* "<pid>|<domainId>" -> nvtx_domains.id */
 	int64_t unnamed_domains;
 	open_range *stack;
 	size_t depth, cap;
@@ -76,7 +78,7 @@ static int domain_of(nsys_ctx *c, nvtx_state *n, sqlite3_stmt *st, int64_t proce
 		return 0;
 	len = (size_t)snprintf(key, sizeof(key), "%" PRId64 "|%" PRId64,
 			       gtid == PQ_NULL ? -1 : NSYS_PID(gtid), dom);
-	if (create_name == NULL && pq_strmap_get(&n->domains, key, len, id))
+	if (create_name == NULL && pq_map_get_int(&n->domains, key, len, id))
 		return 0;
 	if (create_name == NULL) {
 		snprintf(placeholder, sizeof(placeholder), "(domain %" PRId64 ")", dom);
@@ -86,7 +88,7 @@ static int domain_of(nsys_ctx *c, nvtx_state *n, sqlite3_stmt *st, int64_t proce
 	if (pq_store_nvtx_domain(c->s, process_id, create_name, id, c->err) != 0)
 		return -1;
 	c->stats->rows++;
-	if (pq_strmap_put(&n->domains, key, len, *id) != 0)
+	if (pq_map_put_int(&n->domains, key, len, *id) != 0)
 		return pq_fail(c->err, "out of memory");
 	return 0;
 }
@@ -115,7 +117,7 @@ static pq_value payload(sqlite3_stmt *st)
 static int json_args(nsys_ctx *c, nvtx_state *n, sqlite3_stmt *st, const char **args)
 {
 	const char *j = nsys_text(st, N_JSON_ID);
-	size_t need, len = 0;
+	size_t need, len;
 
 	if (j == NULL)
 		j = nsys_text(st, N_JSON);
@@ -126,7 +128,7 @@ static int json_args(nsys_ctx *c, nvtx_state *n, sqlite3_stmt *st, const char **
 		*args = j;
 		return 0;
 	}
-	need = 6 * strlen(j) + 32;
+	need = pq_json_quote(NULL, 0, j, strlen(j)) + sizeof("{\"jsonText\":}");
 	if (need > n->json_cap) {
 		char *p = realloc(n->json, need);
 
@@ -135,16 +137,9 @@ static int json_args(nsys_ctx *c, nvtx_state *n, sqlite3_stmt *st, const char **
 		n->json = p;
 		n->json_cap = need;
 	}
-	len += (size_t)sprintf(n->json, "{\"jsonText\":\"");
-	for (const unsigned char *p = (const unsigned char *)j; *p != '\0'; p++) {
-		if (*p == '"' || *p == '\\')
-			len += (size_t)sprintf(n->json + len, "\\%c", *p);
-		else if (*p < 0x20)
-			len += (size_t)sprintf(n->json + len, "\\u%04x", *p);
-		else
-			n->json[len++] = (char)*p;
-	}
-	strcpy(n->json + len, "\"}");
+	len = (size_t)sprintf(n->json, "{\"jsonText\":");
+	len += pq_json_quote(n->json + len, need - len, j, strlen(j));
+	strcpy(n->json + len, "}");
 	*args = n->json;
 	return 0;
 }
@@ -322,7 +317,7 @@ int nsys_import_nvtx(nsys_ctx *c)
 	if (rc == 0 && n.unnamed_domains > 0)
 		rc = pq_store_set_metadata_int(c->s, "nsys.nvtx_domains_without_name",
 					       n.unnamed_domains, c->err);
-	pq_strmap_free(&n.domains);
+	pq_map_free(&n.domains);
 	free(n.stack);
 	free(n.json);
 	return rc;

@@ -226,6 +226,10 @@ int nsys_open(nsys_ctx *c, const char *path)
 		char sql[512];
 		int64_t bad = 0;
 
+		if (c->opt != NULL)
+			pq_progress_report(&c->opt->progress, PQ_PHASE_READ, i,
+					   sizeof(counted) / sizeof(counted[0]));
+
 		if (!nsys_has_table(c, counted[i]))
 			continue;
 		snprintf(sql, sizeof(sql), "SELECT count(*) FROM \"%s\"", counted[i]);
@@ -261,7 +265,7 @@ void nsys_close(nsys_ctx *c)
 {
 	sqlite3_close(c->db);
 	c->db = NULL;
-	pq_strmap_free(&c->skipped);
+	pq_map_free(&c->skipped);
 }
 
 int nsys_select(nsys_ctx *c, const char *table, const nsys_col *cols, int ncols,
@@ -319,8 +323,8 @@ int nsys_step(nsys_ctx *c, sqlite3_stmt *st, const char *table)
 
 	if (rc == SQLITE_ROW) {
 		c->done++;
-		if (c->opt != NULL && c->opt->progress != NULL && (c->done & 0xFFFF) == 0)
-			c->opt->progress(c->opt->progress_ctx, c->done, c->total);
+		if (c->opt != NULL && (c->done & 0xFFFF) == 0)
+			pq_progress_report(&c->opt->progress, PQ_PHASE_WRITE, c->done, c->total);
 		return 1;
 	}
 	if (rc == SQLITE_DONE)
@@ -344,8 +348,8 @@ static int count_reason(nsys_ctx *c, const char *key)
 {
 	int64_t n = 0;
 
-	pq_strmap_get(&c->skipped, key, strlen(key), &n);
-	if (pq_strmap_put(&c->skipped, key, strlen(key), n + 1) != 0)
+	pq_map_get_int(&c->skipped, key, strlen(key), &n);
+	if (pq_map_put_int(&c->skipped, key, strlen(key), n + 1) != 0)
 		return pq_fail(c->err, "out of memory");
 	c->stats->skipped++;
 	return 0;
@@ -431,16 +435,19 @@ int nsys_write_metadata(nsys_ctx *c)
 	return 0;
 }
 
+static void write_skipped(void *ctx, const char *reason, pq_map_value count)
+{
+	nsys_ctx *c = ctx;
+	char key[256];
+
+	snprintf(key, sizeof(key), "nsys.skipped.%s", reason);
+	if (c->skipped_rc == 0 && pq_store_set_metadata_int(c->s, key, count.i, c->err) != 0)
+		c->skipped_rc = -1;
+}
+
 int nsys_write_skipped(nsys_ctx *c)
 {
-	for (size_t i = 0; i < c->skipped.cap; i++) {
-		char key[256];
-
-		if (c->skipped.keys[i] == NULL)
-			continue;
-		snprintf(key, sizeof(key), "nsys.skipped.%s", c->skipped.keys[i]);
-		if (pq_store_set_metadata_int(c->s, key, c->skipped.values[i], c->err) != 0)
-			return -1;
-	}
-	return 0;
+	c->skipped_rc = 0;
+	pq_map_each(&c->skipped, write_skipped, c);
+	return c->skipped_rc;
 }

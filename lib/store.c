@@ -11,7 +11,7 @@
 
 #include "db.h"
 #include "store_tables.h"
-#include "strmap.h"
+#include "map.h"
 #include "version.h"
 
 /* Statements the store prepares once and reuses; indexes into sql_text[]. */
@@ -64,8 +64,9 @@ struct pq_store {
 	int64_t span_start, span_end;
 	sqlite3_stmt *insert[PQ_T_COUNT];
 	sqlite3_stmt *stmts[Q_COUNT_STMTS];
-	pq_strmap strings;        /* text -> strings.id, valid for the store's lifetime */
-	pq_strmap dims;           /* "<kind>|<key>" -> id, cleared with each new run */
+	pq_map strings;        /* text -> strings.id, valid for the store's lifetime */
+	pq_map dims;           /* "<kind>|<key>" -> id, cleared with each new run */
+	pq_progress progress;     /* pq_store_set_progress() */
 };
 
 /* The cached statement q, reset and unbound; NULL (with err set) when it cannot be prepared. */
@@ -220,14 +221,21 @@ void pq_store_close(pq_store *s)
 	for (int i = 0; i < Q_COUNT_STMTS; i++)
 		sqlite3_finalize(s->stmts[i]);
 	sqlite3_close(s->db);
-	pq_strmap_free(&s->strings);
-	pq_strmap_free(&s->dims);
+	pq_map_free(&s->strings);
+	pq_map_free(&s->dims);
 	free(s);
 }
 
 void pq_store_expect_rows(pq_store *s, int64_t rows)
 {
 	s->expect_rows = rows;
+}
+
+void pq_store_set_progress(pq_store *s, const pq_progress *progress)
+{
+	static const pq_progress none;
+
+	s->progress = progress != NULL ? *progress : none;
 }
 
 /* Commits unless the run is one transaction (batch_rows < 0), which then carries the change. */
@@ -246,7 +254,7 @@ int pq_store_defer_indexes(pq_store *s, pq_error *err)
 
 int pq_store_build_indexes(pq_store *s, pq_error *err)
 {
-	if (begin_txn(s, err) != 0 || pq_db_build_event_indexes(s->db, err) != 0)
+	if (begin_txn(s, err) != 0 || pq_db_build_event_indexes(s->db, &s->progress, err) != 0)
 		return -1;
 	s->deferred = 0;
 	return commit_unless_one_txn(s, err);
@@ -258,7 +266,7 @@ int pq_store_intern(pq_store *s, const char *text, int64_t *id, pq_error *err)
 	sqlite3_stmt *st;
 	int found;
 
-	if (pq_strmap_get(&s->strings, text, len, id))
+	if (pq_map_get_int(&s->strings, text, len, id))
 		return 0;
 	if (begin_txn(s, err) != 0 || (st = stmt(s, Q_STRING_INSERT, err)) == NULL)
 		return -1;
@@ -275,7 +283,7 @@ int pq_store_intern(pq_store *s, const char *text, int64_t *id, pq_error *err)
 		if (found <= 0)
 			return found < 0 ? -1 : pq_fail(err, "cannot intern a string");
 	}
-	if (pq_strmap_put(&s->strings, text, len, *id) != 0)
+	if (pq_map_put_int(&s->strings, text, len, *id) != 0)
 		return pq_fail(err, "out of memory");
 	return 0;
 }
@@ -292,12 +300,12 @@ static int intern_name(pq_store *s, const char *text, int64_t *id, pq_error *err
 
 static int dim_get(pq_store *s, const char *key, int64_t *id)
 {
-	return pq_strmap_get(&s->dims, key, strlen(key), id);
+	return pq_map_get_int(&s->dims, key, strlen(key), id);
 }
 
 static int dim_put(pq_store *s, const char *key, int64_t id, pq_error *err)
 {
-	if (pq_strmap_put(&s->dims, key, strlen(key), id) != 0)
+	if (pq_map_put_int(&s->dims, key, strlen(key), id) != 0)
 		return pq_fail(err, "out of memory");
 	return 0;
 }
@@ -565,7 +573,7 @@ int pq_store_begin_run(pq_store *s, const pq_run_info *info, int64_t *run_id, pq
 	sqlite3_finalize(st);
 	s->run_id = sqlite3_last_insert_rowid(s->db);
 	s->span_start = s->span_end = PQ_NULL;
-	pq_strmap_free(&s->dims);
+	pq_map_free(&s->dims);
 	if (run_id != NULL)
 		*run_id = s->run_id;
 	if (s->expect_rows > 0 && pq_db_event_rows(s->db) <= s->expect_rows &&
@@ -595,7 +603,7 @@ int pq_store_attach_run(pq_store *s, int64_t run_id, pq_error *err)
 		return pq_fail(err, "no run %" PRId64 " in the database", run_id);
 	s->run_id = run_id;
 	s->span_start = s->span_end = PQ_NULL;
-	pq_strmap_free(&s->dims);
+	pq_map_free(&s->dims);
 	return 0;
 }
 
@@ -669,6 +677,7 @@ int pq_store_finish_run(pq_store *s, pq_error *err)
 	 * could build them leaves the file without, and the next finished run repairs that. */
 	if (pq_store_build_indexes(s, err) != 0)
 		return -1;
+	pq_progress_report(&s->progress, PQ_PHASE_COMMIT, 0, 0);
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
 		return fail_db(s, err, "cannot finish the run");
 	sqlite3_bind_int64(st, 1, s->run_id);
@@ -698,8 +707,8 @@ int pq_store_abort_run(pq_store *s, pq_error *err)
 		s->in_txn = 0;
 	}
 	/* The rollback may have dropped strings the cache still lists. */
-	pq_strmap_free(&s->strings);
-	pq_strmap_free(&s->dims);
+	pq_map_free(&s->strings);
+	pq_map_free(&s->dims);
 	if (s->batch_rows < 0) {
 		/* One transaction held the whole run (its row, an index drop, added tables): the
 		 * rollback took all of it, and deleting would only touch tables it may have removed. */
@@ -717,7 +726,7 @@ int pq_store_abort_run(pq_store *s, pq_error *err)
 	}
 	snprintf(sql, sizeof(sql), "DELETE FROM runs WHERE id = %" PRId64, s->run_id);
 	if (pq_db_exec(s->db, sql, "cannot delete the run", err) != 0 ||
-	    (s->deferred && pq_db_build_event_indexes(s->db, err) != 0) ||
+	    (s->deferred && pq_db_build_event_indexes(s->db, &s->progress, err) != 0) ||
 	    pq_store_commit(s, err) != 0)
 		return -1;
 	s->run_id = 0;

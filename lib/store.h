@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "progress.h"
 
 #define PQ_NULL INT64_MIN
 
@@ -221,6 +222,10 @@ int pq_store_abort_run(pq_store *s, pq_error *err);
  * rollback restores them too). Sorting the rows once is several times cheaper than updating every
  * index per row. 0, the default, keeps the indexes. */
 void pq_store_expect_rows(pq_store *s, int64_t rows);
+
+/* Where pq_store_build_indexes(), pq_store_finish_run() and pq_store_abort_run() report their
+ * phases (progress.h: PQ_PHASE_INDEX, PQ_PHASE_COMMIT); the struct is copied, NULL stops it. */
+void pq_store_set_progress(pq_store *s, const pq_progress *progress);
 
 /* The same by hand, for writers spread over processes (`profq record` drops the indexes before the
  * recorded processes start and builds them once the last has exited). Both commit at once unless

@@ -1,6 +1,6 @@
 -- Per-GPU summary as TensorBoard's profiler plugin shows it: utilization, SM efficiency, occupancy, Tensor Cores
 .load build/profq
--- Columns: device (CUDA ordinal), name, memory_gb (totalGlobalMem / 2^30, rounded to 2 places,
+-- Columns: device (CUDA ordinal), name, memory_gib (totalGlobalMem / 2^30, rounded to 2 places,
 -- as tb_plugin prints "GB"), compute_capability ('7.0'), gpu_utilization_pct, sm_efficiency_pct,
 -- achieved_occupancy_pct, tensor_core_pct (all rounded to 2 places, as tb_plugin's overview).
 -- One row per device that ran kernels. Parameters: :run (default: the lowest run id).
@@ -156,7 +156,7 @@ tc AS (  -- kernels reachable from tb_plugin's operator trees
   GROUP BY k.device_id
 )
 SELECT d.ordinal AS device, d.name,
-       round(d.global_memory_bytes / 1073741824.0, 2) AS memory_gb,
+       round(d.global_memory_bytes / 1073741824.0, 2) AS memory_gib,
        d.compute_major || '.' || d.compute_minor AS compute_capability,
        round(100.0 * u.busy / ((SELECT s1 FROM sp) - (SELECT s0 FROM sp)), 2) AS gpu_utilization_pct,
        round(100.0 * sm.w / ((SELECT s1 FROM sp) - (SELECT s0 FROM sp)), 2) AS sm_efficiency_pct,

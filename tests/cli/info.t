@@ -18,7 +18,7 @@ d = json.load(sys.stdin)
 print([r['rows'] for r in d['rows'] if r['table'] == '$t'][0])")
 	is "$got" "$want" "row count of $t equals sqlite3's count(*)"
 done
-span=$(printf '%s' "$json" | py -c 'import json,sys; print(json.load(sys.stdin)["time_span"][0]["span_s"])')
+span=$(printf '%s' "$json" | py -c 'import json,sys; v = json.load(sys.stdin)["time_span"][0]["span_s"]; print("%.6f" % v if type(v) is float else repr(v))')
 want=$(sqlite demo.db "SELECT printf('%.6f', (max(e) - min(s)) / 1e9) FROM (
 	SELECT min(start_ns) s, max(end_ns) e FROM kernels UNION ALL
 	SELECT min(start_ns), max(end_ns) FROM api_calls UNION ALL
@@ -26,7 +26,16 @@ want=$(sqlite demo.db "SELECT printf('%.6f', (max(e) - min(s)) / 1e9) FROM (
 	SELECT min(start_ns), max(end_ns) FROM memcpys UNION ALL
 	SELECT min(ts_ns), max(ts_ns) FROM marks UNION ALL
 	SELECT min(ts_ns), max(ts_ns) FROM memory_events)")
-is "$span" "$want" "time span is first event to last event"
+is "$span" "$want" "time span is first event to last event, a JSON number"
+is "$(printf '%s' "$json" | py -c 'import json,sys
+d = json.load(sys.stdin)
+print(" ".join("%s=%s" % (k, "number" if type(r[k]) in (int, float) else type(r[k]).__name__) for r in d["runs"] + d["devices"] for k in
+      ("run", "duration_s", "processes", "devices", "device", "sm_count", "memory_gib", "bandwidth_gb_s") if k in r))')" \
+	"run=number duration_s=number processes=number devices=number run=number device=number sm_count=number memory_gib=number bandwidth_gb_s=number" \
+	"info --format json: counts, durations and sizes are JSON numbers"
+want=$(sqlite demo.db "SELECT round(global_memory_bytes / 1073741824.0, 2) || ' ' || round(memory_bandwidth_bytes_per_s / 1e9, 1) FROM devices")
+is "$(printf '%s' "$json" | py -c 'import json,sys; d = json.load(sys.stdin)["devices"][0]; print(float(d["memory_gib"]), float(d["bandwidth_gb_s"]))')" \
+	"$want" "memory in GiB (2^30 bytes), bandwidth in GB/s (10^9 bytes/s)"
 
 # A second run appended by another writer shows up as run 2.
 "$BUILD/examples/demo" demo.db

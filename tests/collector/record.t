@@ -88,7 +88,7 @@ app=$(pgrep -P $lp)
 kill -KILL $lp; kill -KILL "$app"; wait $lp 2>/dev/null
 like "$("$PROFQ" info lk.db | sed -n 2p)" "^event indexes: [1-9][0-9]* missing" "a killed launcher leaves the indexes missing"
 echo '[{"name": "x", "ph": "X", "ts": 1, "dur": 1, "pid": 1, "tid": 1}]' >one.json
-"$PROFQ" import -o lk.db one.json >/dev/null
+"$PROFQ" import -q -o lk.db one.json >/dev/null
 is "$(sqlite lk.db "$indexes")" "$want" "the next import into the file builds them"
 is "$("$PROFQ" info --format json lk.db 2>/dev/null | py -c 'import json,sys; print(json.load(sys.stdin)["missing_event_indexes"])')" 0 \
 	"profq info --format json: missing_event_indexes 0"

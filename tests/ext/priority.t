@@ -118,6 +118,14 @@ is "$(q "PRAGMA hard_heap_limit = 20000000;
 SELECT priority_breakdown(value, value + 10, 'c' || (value % 3), value % 3) FROM generate_series(1, 2000000);" |
 	sed -n 's/^[A-Za-z]* error near line [0-9]*: //p')" "out of memory (7)" "out of memory is reported"
 
+# Category names are JSON-quoted: SQLite's own json_each reads each name back unchanged, also
+# one longer than the quoting's stack buffer.
+long=$(printf 'x%.0s' $(seq 300))
+is "$(q "SELECT group_concat(key || '=' || value, ';') FROM json_each((SELECT priority_breakdown(s, e, c, p)
+	FROM (SELECT 0 s, 10 e, 'say \"hi\"' || char(10) || '\\' c, 0 p UNION ALL SELECT 20, 25, '$long', 1)))")" \
+	"say \"hi\"
+\\=10;$long=5;other=10;total=25" "names with quotes, a newline, a backslash, 300 bytes"
+
 ref_suite priority 12
 
 done_testing

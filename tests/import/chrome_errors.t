@@ -25,7 +25,7 @@ expect_failure() {
 
 # An existing database with one run in it.
 printf '[{"ph":"X","pid":1,"tid":1,"ts":1,"dur":1,"name":"a"}]' >"$TMP/ok.json"
-"$PROFQ" import -o "$TMP/old.db" "$TMP/ok.json" >/dev/null
+"$PROFQ" import -q -o "$TMP/old.db" "$TMP/ok.json" >/dev/null
 ok $? "a database to keep"
 
 # Hand-made bad files (no data needed).
@@ -75,7 +75,7 @@ fi
 
 # --keep-going: bad events are skipped, counted and recorded; the good ones are kept.
 cat "$TMP/invalid.json" >"$TMP/mixed.json"
-out=$("$PROFQ" import --keep-going -o "$TMP/kg.db" "$TMP/mixed.json" 2>"$TMP/err")
+out=$("$PROFQ" import --keep-going -o "$TMP/kg.db" "$TMP/mixed.json" 2>&1)
 ok $? "--keep-going imports a file with a bad event"
 like "$out" ': 3 events, 2 rows, 1 skipped$' "the CLI line counts the skipped event"
 is "$(sqlite "$TMP/kg.db" "SELECT value FROM run_metadata WHERE key = 'import.skipped_events'")" 1 \

@@ -42,10 +42,14 @@ SQL
 run=0
 for f in $files; do
 	name=${f#"$DATA/kineto/"}
-	out=$("$PROFQ" import -o "$db" "$f" 2>"$TMP/err")
+	"$PROFQ" import -o "$db" "$f" >"$TMP/out" 2>"$TMP/err"
 	ok $? "$name imports"
 	run=$((run + 1))
-	like "$out" "^run $run: .*: [0-9]+ events, [0-9]+ rows$" "$name: one line for the run"
+	# The CLI line, with its digit grouping taken out for the numbers compared below.
+	out=$(sed 's/\([0-9]\),\([0-9]\)/\1\2/g' "$TMP/err")
+	is "$(wc -l <"$TMP/err")$(cat "$TMP/out")" 1 "$name: one line for the run, on stderr"
+	like "$out" "^profq: imported .* as run $run \\(chrome-json\\) in [0-9.]+ s: [0-9]+ events, [0-9]+ rows$" \
+		"$name: the line names the run, the format, events and rows"
 	py "${0%/*}/chrome_counts.py" "$f" | grep -v -e '^metadata_events ' -e '^events ' >"$TMP/want"
 	# The events total comes from the CLI line.
 	db_counts $run | tr '|' ' ' | grep -v '^events ' >"$TMP/got"

@@ -47,7 +47,7 @@ like "$(cat "$TMP/err")" "^profq: $TMP/badjson.json: event 4668 at byte $off: in
 ok "$(test ! -e "$TMP/a.db"; echo $?)" "no database left behind"
 
 printf '[{"ph":"X","pid":1,"tid":1,"ts":1,"dur":1,"name":"a"}]' >"$TMP/ok.json"
-"$PROFQ" import -o "$TMP/old.db" "$TMP/ok.json" >/dev/null
+"$PROFQ" import -q -o "$TMP/old.db" "$TMP/ok.json" >/dev/null
 before=$(hash "$TMP/old.db")
 gen 6000 5000 nots >"$TMP/nots.json"
 off=$(cat "$TMP/offset")
@@ -58,7 +58,7 @@ is "$(hash "$TMP/old.db")" "$before" "the existing database is unchanged"
 
 out=$("$PROFQ" import --keep-going -o "$TMP/kg.db" "$TMP/badjson.json" 2>&1)
 ok $? "--keep-going imports it"
-like "$out" ': 8000 events, 5999 rows, 1 skipped$' "--keep-going counts the skipped event"
+like "$out" ': 8,000 events, 5,999 rows, 1 skipped$' "--keep-going counts the skipped event"
 like "$(sqlite "$TMP/kg.db" "SELECT value FROM run_metadata WHERE key = 'import.first_error'")" \
 	"^event 4668 at byte [0-9]+: invalid JSON near byte [0-9]+$" "first_error recorded"
 
@@ -76,7 +76,7 @@ sed 's/^{"schemaVersion": 1, "traceEvents": \[/{"traceEvents": [/; s/^\]}$/], "s
 sed 's/^{"schemaVersion": 1, /{"schemaVersion": 1, "baseTimeNanoseconds": 1700000000000000000, /' \
 	"$TMP/good.json" >"$TMP/early_base.json"
 rm -f "$TMP/r.db"
-"$PROFQ" import -o "$TMP/r.db" "$TMP/good.json" "$TMP/good.json.gz" "$TMP/late.json" \
+"$PROFQ" import -q -o "$TMP/r.db" "$TMP/good.json" "$TMP/good.json.gz" "$TMP/late.json" \
 	"$TMP/early_base.json" >/dev/null
 ok $? "plain, gzip, late and early keys import"
 # Every row but the runs row (which names the file).
@@ -99,7 +99,7 @@ sys.stdout.write('[{"ph":"X","pid":1,"tid":1,"ts":1,"dur":1,"name":"a"},'
                  '{"ph":"X","pid":1,"tid":1,"ts":3,"dur":1,"name":"c"}]' % big)
 PY
 rm -f "$TMP/big.db"
-"$PROFQ" import -o "$TMP/big.db" "$TMP/big.json" >/dev/null
+"$PROFQ" import -q -o "$TMP/big.db" "$TMP/big.json" >/dev/null
 ok $? "an event larger than a batch imports"
 is "$(sqlite "$TMP/big.db" "SELECT name || ':' || coalesce(length(args), 0) FROM v_ranges ORDER BY start_ns" | tr '\n' ' ')" \
 	"a:0 big:$(((3 << 20) + 8)) c:0 " "its args are whole"
@@ -115,7 +115,7 @@ cat >"$TMP/track.json" <<'JSON'
 ]}
 JSON
 rm -f "$TMP/track.db"
-"$PROFQ" import -o "$TMP/track.db" "$TMP/track.json" >/dev/null
+"$PROFQ" import -q -o "$TMP/track.db" "$TMP/track.json" >/dev/null
 ok $? "X events on a GPU track import"
 is "$(sqlite "$TMP/track.db" "SELECT name || ' ' || coalesce(args, '-') FROM v_ranges ORDER BY start_ns" | tr '\n' '|')" \
 	'op {"device":1}|cudaLaunchKernel {"cbid":211}|span {"x":1}|Weird Sync -|' \

@@ -8,7 +8,7 @@ for f in "$DATA"/kineto/libkineto_test_traces/*.json; do
 	name=$(basename "$f")
 	db=$TMP/p.db
 	rm -f "$db"
-	"$PROFQ" import -o "$db" "$f" >/dev/null
+	"$PROFQ" import -q -o "$db" "$f" >/dev/null
 	ok $? "$name imports"
 	py - "$f" >"$TMP/want" <<'PY'
 import json, sys

@@ -110,7 +110,7 @@ process_labels.7=rank 0" "other top-level keys and process labels in run_metadat
 
 # --- gzip of the same trace gives the same rows -----------------------------------------------
 gzip -c "$TMP/b.json" >"$TMP/b.json.gz"
-"$PROFQ" import -o "$db" "$TMP/b.json.gz" >/dev/null
+"$PROFQ" import -q -o "$db" "$TMP/b.json.gz" >/dev/null
 ok $? "the gzip form imports"
 py "${0%/*}/run_dump.py" "$db" 1 | grep -v "^runs " >"$TMP/r1"
 py "${0%/*}/run_dump.py" "$db" 2 | grep -v "^runs " >"$TMP/r2"
@@ -120,7 +120,7 @@ ok $? "gzip and plain give identical runs"
 # --- a trace on the epoch without baseTimeNanoseconds ------------------------------------------
 db=$TMP/c.db
 printf '{"traceEvents":[{"ph":"i","pid":1,"tid":1,"ts":1623143089861123.456,"name":"x"}]}' >"$TMP/c.json"
-"$PROFQ" import -o "$db" "$TMP/c.json" >/dev/null
+"$PROFQ" import -q -o "$db" "$TMP/c.json" >/dev/null
 ok $? "epoch-µs trace imports"
 is "$(q "SELECT time_base, ts_ns FROM runs, marks")" "unix|1623143089861123456" \
 	"epoch µs: unix time base, sub-µs digits kept"

@@ -7,7 +7,7 @@ dir=$DATA/kineto/libkineto_test_traces
 cd "$TMP"
 
 for f in before_fix_trace after_fix_trace; do
-	"$PROFQ" import -o "$f.db" "$dir/$f.json" >/dev/null
+	"$PROFQ" import -q -o "$f.db" "$dir/$f.json" >/dev/null
 	is "$?" 0 "$f imports"
 	want=$(py - "$dir/$f.json" <<'PY'
 import json, sys

@@ -8,7 +8,7 @@ NSYS=$DATA/nsys
 	skip_all "no nsys exports (mock.sqlite, h100_2gpu_1s.sqlite) in $NSYS"
 
 DB=$TMP/profile.db
-"$PROFQ" import -o "$DB" "$NSYS/mock.sqlite" >/dev/null
+"$PROFQ" import -q -o "$DB" "$NSYS/mock.sqlite" >/dev/null
 ok $? "a database with one run to protect"
 
 # fails NAME FILE REGEX [OPTION]: exit 1, a single stderr line naming FILE and matching REGEX,
@@ -74,9 +74,9 @@ sqlite "$TMP/badrows.sqlite" 'UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET "end" = sta
 	WHERE rowid IN (SELECT rowid FROM CUPTI_ACTIVITY_KIND_RUNTIME ORDER BY rowid LIMIT 2)'
 fails "API calls ending before they start" "$TMP/badrows.sqlite" \
 	"CUPTI_ACTIVITY_KIND_RUNTIME: 2 rows with start/end not an integer, or end before start"
-out=$("$PROFQ" import --keep-going -o "$DB" "$TMP/badrows.sqlite" 2>"$TMP/err")
+out=$("$PROFQ" import --keep-going -o "$DB" "$TMP/badrows.sqlite" 2>&1)
 ok $? "--keep-going: bad rows skipped, import succeeds"
-like "$out" "^run 2: .* 2 skipped" "--keep-going: 2 skipped reported"
+like "$out" "^profq: imported .* as run 2 .*, 2 skipped$" "--keep-going: 2 skipped reported"
 is "$(sqlite "$DB" "SELECT (SELECT count(*) FROM api_calls WHERE run_id = 2),
 	(SELECT value FROM run_metadata WHERE run_id = 2 AND key = 'nsys.skipped_rows'),
 	(SELECT value FROM run_metadata WHERE run_id = 2 AND key LIKE 'nsys.skipped.CUPTI_ACTIVITY_KIND_RUNTIME%')")" \

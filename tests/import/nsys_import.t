@@ -17,9 +17,11 @@ for f in "$NSYS"/*.sqlite; do
 	name=$(basename "$f")
 	out=$("$PROFQ" import -o "$DB" "$f" 2>"$TMP/err")
 	ok $? "$name imports"
-	is "$(cat "$TMP/err")" "" "$name: nothing on stderr"
+	is "$out" "" "$name: nothing on stdout"
 	run=$((run + 1))
-	like "$out" "^run $run: .*$name \\(nsys-sqlite\\)" "$name: run $run reported"
+	is "$(wc -l <"$TMP/err")" 1 "$name: one line on stderr"
+	like "$(cat "$TMP/err")" "^profq: imported $f as run $run \\(nsys-sqlite\\) in [0-9]+\\.[0-9]{2} s: [0-9,]+ events, [0-9,]+ rows$" \
+		"$name: run $run reported"
 	has() { [ -n "$(src "$f" "SELECT 1 FROM sqlite_master WHERE name = '$1'")" ]; }
 
 	is "$(dst $run "SELECT status, source FROM runs WHERE id = :run")" "complete|nsys-sqlite" \
@@ -217,6 +219,20 @@ if [ -f "$f" ]; then
 		"EXPORT_META_DATA" "report1: legacy metadata table"
 	is "$(dst $r "SELECT name, sm_count FROM devices WHERE run_id = :run")" "NVIDIA A100-SXM4-40GB|108" \
 		"report1: A100 from TARGET_INFO_GPU"
+fi
+
+# NVTX jsonText that is not a JSON object is kept as {"jsonText": "<text>"}: quotes, a backslash
+# and control characters come back unchanged through SQLite's JSON functions.
+f=$NSYS/h100_2gpu_1s.sqlite
+if [ -f "$f" ]; then
+	cp "$f" "$TMP/json.sqlite" && chmod u+w "$TMP/json.sqlite"
+	sqlite "$TMP/json.sqlite" "UPDATE NVTX_EVENTS SET jsonText = 'say \"hi\" \\ ' || char(9, 10)
+		WHERE rowid = (SELECT min(rowid) FROM NVTX_EVENTS)"
+	"$PROFQ" import -o "$TMP/json.db" "$TMP/json.sqlite" 2>/dev/null
+	is "$(sqlite "$TMP/json.db" "SELECT count(*), hex(json_extract(min(args), '\$.jsonText')) FROM ranges
+		WHERE args IS NOT NULL")" \
+	   "1|$(printf 'say "hi" \\ \t\n' | od -An -tx1 | tr -d ' \n' | tr a-f A-F)" \
+	   "jsonText with quotes, a backslash, tab and newline is quoted JSON"
 fi
 
 done_testing

@@ -10,9 +10,9 @@ for name in h100_2gpu_1s.sqlite report1.sqlite mock.sqlite; do
 	f=$NSYS/$name
 	[ -f "$f" ] || { skip "$name twice" "not in $NSYS"; continue; }
 	db=$TMP/$name.db
-	"$PROFQ" import -o "$db" "$f" >/dev/null
+	"$PROFQ" import -q -o "$db" "$f" >/dev/null
 	ok $? "$name: first import"
-	"$PROFQ" import -o "$db" "$f" >/dev/null
+	"$PROFQ" import -q -o "$db" "$f" >/dev/null
 	ok $? "$name: second import"
 	out=$(py "$TOP/tests/import/nsys_compare.py" 1 2 "$db")
 	ok $? "$name: both runs hold the same rows in every table"

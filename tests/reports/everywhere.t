@@ -18,7 +18,7 @@ kineto=$DATA/kineto/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.g
 here=$TOP/tests/reports
 "$BUILD/examples/demo" demo.db
 "$BUILD/examples/demo" multi.db
-"$PROFQ" import -o multi.db "$DATA/nsys/mock.sqlite" "$kineto" >/dev/null
+"$PROFQ" import -q -o multi.db "$DATA/nsys/mock.sqlite" "$kineto" >/dev/null
 is "$(sqlite multi.db "SELECT count(*) FROM runs")" 3 "multi.db: three runs"
 
 inst=$TMP/inst

@@ -52,7 +52,7 @@ X Kernel 'void at::native::vectorized_elementwise_kernel' 'stream 7' 30 161 '"de
 X cpu_op nccl:all_reduce 25166 160 75 "\"External id\": 2513, $R"
 X Kernel 'ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)' 'stream 16' 562 1058 '"device": 0, "correlation": 33218, "external id": 2513'
 trace_end
-"$PROFQ" import -o "$TMP/n.db" "$TMP/n0.json" "$TMP/n1.json" >/dev/null
+"$PROFQ" import -q -o "$TMP/n.db" "$TMP/n0.json" "$TMP/n1.json" >/dev/null
 is "$(steps "$TMP/n.db" 2 | cut -d, -f4)" "74" "test_distributed_nccl: worker1 costs[3] (Communication) 74"
 is "$(overlap "$TMP/n.db")" "1:0 [30, 75, 75, 55]
 1:all [30, 75, 75, 55]
@@ -94,7 +94,7 @@ gloo() {  # gloo FILE gpu|cpu worker: the inline trace of that worker
 for kind in gpu cpu; do
 	gloo "$TMP/g${kind}0.json" $kind 0
 	gloo "$TMP/g${kind}1.json" $kind 1
-	"$PROFQ" import -o "$TMP/g$kind.db" "$TMP/g${kind}0.json" "$TMP/g${kind}1.json" >/dev/null
+	"$PROFQ" import -q -o "$TMP/g$kind.db" "$TMP/g${kind}0.json" "$TMP/g${kind}1.json" >/dev/null
 done
 is "$(steps "$TMP/ggpu.db" 2)" "0:70,0,0,44,0,0,20,12,146" "test_distributed_gloo_gpu: worker1 costs [70,0,0,44,0,0,20,12,146]"
 is "$(steps "$TMP/gcpu.db" 2)" "0:0,0,0,98,0,0,36,12,146" "test_distributed_gloo_cpu: worker1 costs [0,0,0,98,0,0,36,12,146]"
@@ -138,7 +138,7 @@ ms() {  # ms FILE, then per worker: step1 len, add kernel ts dur, all_reduce op 
 }
 ms "$TMP/m0.json" 300 50 100 100 120 140 300 300 310 340 80 350 400 100 500 530 120
 ms "$TMP/m1.json" 310 45 115 90 200 80 310 310 320 350 50 360 380 90 540 560 50
-"$PROFQ" import -o "$TMP/m.db" "$TMP/m0.json" "$TMP/m1.json" >/dev/null
+"$PROFQ" import -q -o "$TMP/m.db" "$TMP/m0.json" "$TMP/m1.json" >/dev/null
 is "$(overlap "$TMP/m.db" | grep -v all)" "1:1 [50, 50, 110, 90]
 1:2 [30, 50, 220, 50]
 2:1 [85, 30, 80, 115]
@@ -156,14 +156,14 @@ is "$(ops "$TMP/m.db")" "1:[nccl:all_reduce, 2, 8000, 4000, 290, 145, 230, 115]
 2:[nccl:broadcast, 1, 38, 38, 70, 70, 70, 70]" "two steps: comm ops in first-call order, bytes by input type"
 
 # tb_plugin shows no distributed view when the workers' communication nodes do not match
-"$PROFQ" import -o "$TMP/bad.db" "$TMP/n0.json" "$TMP/m1.json" >/dev/null
+"$PROFQ" import -q -o "$TMP/bad.db" "$TMP/n0.json" "$TMP/m1.json" >/dev/null
 is "$("$PROFQ" dist-summary "$TMP/bad.db" --format csv | sed 1d | wc -l | tr -d ' ')" 0 "2 vs 3 communication nodes: no dist-summary rows"
 is "$("$PROFQ" dist-comm-ops "$TMP/bad.db" --format csv | sed 1d | wc -l | tr -d ' ')" 0 "2 vs 3 communication nodes: no dist-comm-ops rows"
 # a worker with both NCCL and Gloo ops has no communication nodes (tb_plugin clears them)
 for w in 0 1; do
 	{ sed '$d' "$TMP/n$w.json"; printf ',{"ph":"X","cat":"cpu_op","name":"gloo:broadcast","pid":1,"tid":"9","ts":5,"dur":5,"args":{"External id":7}}\n]\n'; } >"$TMP/x$w.json"
 done
-"$PROFQ" import -o "$TMP/mix.db" "$TMP/x0.json" "$TMP/x1.json" >/dev/null
+"$PROFQ" import -q -o "$TMP/mix.db" "$TMP/x0.json" "$TMP/x1.json" >/dev/null
 is "$("$PROFQ" dist-summary "$TMP/mix.db" --format csv | sed 1d | wc -l | tr -d ' ')" 0 "NCCL and Gloo in one worker: no rows"
 is "$(sqlite "$TMP/n.db" ".load $EXT" ".mode csv" ".param set :run NULL" ".param set :limit NULL" \
 	".read $TOP/queries/dist-summary.sql" 2>&1 | wc -l | tr -d ' ')" 4 "dist-summary runs in sqlite3"

@@ -6,8 +6,8 @@
 R0=$DATA/kineto/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz
 GM=$DATA/kineto/tb_plugin_test/gpu_metrics_input.json
 [ -f "$R0" ] && [ -f "$GM" ] || skip_all "no ../shared/data/kineto samples"
-"$PROFQ" import -o "$TMP/r0.db" "$R0" >/dev/null
-"$PROFQ" import -o "$TMP/gm.db" "$GM" >/dev/null
+"$PROFQ" import -q -o "$TMP/r0.db" "$R0" >/dev/null
+"$PROFQ" import -q -o "$TMP/gm.db" "$GM" >/dev/null
 
 # µs rows of step-breakdown, rounded to the µs
 us() { "$PROFQ" "$@" --format csv | sed 1d | awk -F, '{ printf "%s", $1; for (i = 2; i <= NF; i++) printf ",%d", ($i / 1000) + 0.5; print "" }'; }

@@ -17,4 +17,4 @@ X() {
 	raw "{\"ph\":\"X\",\"cat\":\"$1\",\"name\":\"$2\",\"pid\":$_pid,\"tid\":\"$3\",\"ts\":$4,\"dur\":$5,\"args\":{${6:-}}}"
 }
 trace_end() { printf '\n]\n' >>"$_trace_file"; }
-import_trace() { "$PROFQ" import -o "$2" "$1" >/dev/null; }
+import_trace() { "$PROFQ" import -q -o "$2" "$1" >/dev/null; }
