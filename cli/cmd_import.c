@@ -5,13 +5,16 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "file_hash.h"
 #include "import.h"
 #include "store.h"
 
 static const char usage[] =
-	"Usage: profq import [-o profile.db] [--keep-going] FILE...\n"
+	"Usage: profq import [-o profile.db] [--keep-going] [--again] FILE...\n"
 	"Imports Chrome trace JSON (.json, .json.gz: PyTorch profiler, Kineto, JAX, ...) and Nsight\n"
-	"Systems SQLite exports, each file as one run, into profile.db (created when missing).\n";
+	"Systems SQLite exports, each file as one run, into profile.db (created when missing).\n"
+	"A file whose bytes (SHA-256) are already a run of profile.db is skipped with a message;\n"
+	"--again imports it once more.\n";
 
 /* Progress on stderr, only for a terminal, at most every 1% of the file. */
 static void show_progress(void *ctx, uint64_t done, uint64_t total)
@@ -36,16 +39,29 @@ static void remove_database(const char *path)
 	unlink(side);
 }
 
-static int import_one(pq_store *s, const char *path, int keep_going, pq_error *err)
+/* Imports one file, or skips it (1) when its bytes are already a run of the database. */
+static int import_one(pq_store *s, const char *path, const char *out, int keep_going, int again,
+		      pq_error *err)
 {
 	pq_import_options opt = { 0 };
 	pq_import_stats stats = { 0 };
 	enum pq_import_format f;
+	char sha[65];
+	int64_t run = 0;
 	int rc;
 
 	f = pq_import_detect(path, err);
 	if (f == PQ_IMPORT_UNKNOWN)
 		return -1;
+	if (pq_file_sha256(path, sha, err) != 0 ||
+	    (!again && pq_store_find_metadata(s, "source_sha256", sha, &run, err) != 0))
+		return -1;
+	if (run != 0) {
+		fprintf(stderr, "profq: %s is already run %lld of %s; skipped (--again imports it "
+			"again)\n", path, (long long)run, out);
+		return 1;
+	}
+	opt.source_sha256 = sha;
 	opt.keep_going = keep_going;
 	pq_store_expect_rows(s, pq_import_expected_rows(path, f));
 	if (isatty(STDERR_FILENO)) {
@@ -76,11 +92,12 @@ int pq_cmd_import(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "keep-going", no_argument, NULL, 'k' },
+		{ "again", no_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out = "profile.db";
-	int keep_going = 0, c, failed = 0, imported = 0, created;
+	int keep_going = 0, again = 0, c, failed = 0, imported = 0, created, rc;
 	pq_store *s;
 	pq_error err, cleanup;
 
@@ -92,6 +109,9 @@ int pq_cmd_import(int argc, char **argv)
 			break;
 		case 'k':
 			keep_going = 1;
+			break;
+		case 'a':
+			again = 1;
 			break;
 		case 'h':
 			fputs(usage, stdout);
@@ -113,8 +133,9 @@ int pq_cmd_import(int argc, char **argv)
 	created = pq_store_created(s);
 	/* Stops at the first bad file; the files before it stay imported. */
 	for (int i = optind; i < argc && !failed; i++) {
-		if (import_one(s, argv[i], keep_going, &err) == 0) {
-			imported++;
+		rc = import_one(s, argv[i], out, keep_going, again, &err);
+		if (rc >= 0) {
+			imported += rc == 0;
 			continue;
 		}
 		pq_cli_fail("%s: %s", argv[i], err.msg);
