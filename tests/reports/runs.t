@@ -81,6 +81,36 @@ is "$("$PROFQ" dist-summary "$TMP/all.db" --format csv | head -1 | cut -d, -f1,2
 is "$("$PROFQ" dist-comm-ops "$TMP/all.db" --format csv | head -1 | cut -d, -f1,2)" "run_id,rank" \
 	"dist-comm-ops: leading run_id, rank"
 
+# nsys-style reports: sums keyed by name add the runs up; rows keyed by pid/tid (which another
+# run can repeat) carry run_id, so the same export imported twice gives two identical row sets.
+H=$DATA/nsys/h100_2gpu_1s.sqlite
+R1=$DATA/nsys/report1.sqlite
+if [ -f "$H" ] && [ -f "$R1" ]; then
+	"$PROFQ" import -o "$TMP/n.db" "$H" "$R1" >/dev/null 2>&1 &&
+		"$PROFQ" import -o "$TMP/n.db" --again "$H" >/dev/null 2>&1 &&
+		"$PROFQ" import -o "$TMP/h.db" "$H" >/dev/null 2>&1
+	ok $? "nsys: h100 export, report1, h100 again (runs 1-3); h100 alone"
+	# run RUN: the CSV rows whose run_id is RUN, without run_id and the file's own row ids
+	run() { py -c 'import csv, sys
+rows = csv.reader(sys.stdin); h = next(rows); i = h.index("run_id")
+drop = {i} | {h.index(c) for c in ("range_id", "parent_id") if c in h}
+for x in rows:
+    if x[i] == sys.argv[1]: print(",".join(v for j, v in enumerate(x) if j not in drop))' "$1"; }
+	for r in kern-exec-sum nvtx-kern-sum nvtx-gpu-proj-trace; do
+		all=$("$PROFQ" "$r" "$TMP/n.db" --format csv)
+		is "$(printf '%s\n' "$all" | head -1 | awk -F, '{ print $NF }')" run_id "$r: run_id column (last)"
+		alone=$("$PROFQ" "$r" "$TMP/h.db" --format csv | run 1)
+		[ -n "$alone" ]; ok $? "$r: the export alone has rows"
+		is "$(printf '%s\n' "$all" | run 1)" "$alone" "$r: run 1's rows equal the export alone"
+		is "$(printf '%s\n' "$all" | run 3)" "$alone" "$r: run 3's rows too"
+	done
+	sum() { "$PROFQ" top-kernels "$TMP/n.db" --format csv "$@" | sed 1d | awk -F, '{ n += $3 } END { print n }'; }
+	is "$(sum)" "$(($(sum --run 1) + $(sum --run 2) + $(sum --run 3)))" \
+		"top-kernels: instances over all runs are the runs' sum"
+else
+	skip "nsys-style reports on several runs" "no h100_2gpu_1s.sqlite and report1.sqlite"
+fi
+
 # A file written before the v_tb_steps view: profq gives its connection a TEMP copy and leaves
 # the file alone; plain sqlite3 says the view is missing instead of giving other numbers.
 cp "$TMP/k1.db" "$TMP/old.db"
