@@ -9,7 +9,8 @@
 -- Definition: tb_plugin 0.4.3 module view (pytorch/kineto tb_plugin/torch_tb_profiler/profiler/
 -- module_op.py aggegate_module_view, node.py ModuleNode at 041e7ce9): needs a trace recorded
 -- with with_modules / with_stack (python_function events with "Python id", "Python parent id"
--- and, for modules, "Python module id").
+-- and, for modules, "Python module id"; PyTorch names them "nn.Module: <class>", and runs without
+-- a range of such a name are not read further).
 --  * hierarchy: a module's parent is the nearest module among its Python ancestors (through
 --    "Python parent id", non-module python_function events skipped); a top module has none.
 --    Instances with the same path of (name, module id) are one row.
@@ -25,10 +26,14 @@
 --    apart (here merged by path) and sorts only the top level by name; the backward-op regrouping
 --    through fwdbwd flows and remove_dup_nodes are not applied; PyTorch Lightning modules.
 WITH
-node_filter(sql) AS (SELECT  -- every selected run in one sweep: threads are per run
+mod_runs AS MATERIALIZED (  -- runs with ranges named like modules (found by name, through the index)
+  SELECT DISTINCT r.run_id FROM strings s JOIN ranges r ON r.name_id = s.id
+  WHERE s.value GLOB 'nn.Module: *' AND (:run IS NULL OR r.run_id = :run)
+),
+node_filter(sql) AS (SELECT  -- the runs with modules in one sweep: threads are per run
   'SELECT r.id, r.thread_id, r.start_ns, r.end_ns FROM ranges r JOIN strings n ON n.id = r.name_id
      LEFT JOIN strings c ON c.id = r.category_id
-    WHERE ' || CASE WHEN :run IS NULL THEN '1' ELSE 'r.run_id = ' || CAST(:run AS INTEGER) END || '
+    WHERE r.run_id IN (' || coalesce((SELECT group_concat(run_id) FROM mruns), '') || ')
       AND r.end_ns IS NOT NULL AND (r.kind = 2
        OR (r.kind = 5 AND lower(c.value) = ''python'')
        OR (r.kind = 5 AND lower(c.value) = ''python_function''
@@ -47,7 +52,7 @@ tnodes AS MATERIALIZED (  -- the tree's nodes (same filter as node_filter)
            OR n.value GLOB 'enumerate(DataLoader)#*' OR n.value GLOB 'enumerate(DataPipe)#*'
            OR n.value IN ('DataParallel.forward', 'DistributedDataParallel.forward')) AS is_op
   FROM ranges r JOIN strings n ON n.id = r.name_id LEFT JOIN strings c ON c.id = r.category_id
-  WHERE (:run IS NULL OR r.run_id = :run) AND r.end_ns IS NOT NULL AND (r.kind = 2
+  WHERE r.run_id IN (SELECT run_id FROM mod_runs) AND r.end_ns IS NOT NULL AND (r.kind = 2
        OR (r.kind = 5 AND lower(c.value) = 'python')
        OR (r.kind = 5 AND lower(c.value) = 'python_function'
            AND json_extract(r.args, '$."Python module id"') IS NOT NULL)
