@@ -15,8 +15,10 @@ CUDA_HOME  ?= /usr/local/cuda
 WARN     := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wformat=2 -Werror
 DEFS     := -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L
 # Recursive '=' so a `make deps` earlier in the same command line is seen.
-DEP_CFLAGS = $(shell $(PKG_CONFIG) --cflags sqlite3 libcjson zlib)
+DEP_CFLAGS = $(shell $(PKG_CONFIG) --cflags sqlite3 libcjson zlib libcrypto)
 DEP_LIBS   = $(shell $(PKG_CONFIG) --libs sqlite3 libcjson zlib) -lstdc++ -lm -pthread
+# Only the CLI hashes files (SHA-256 of imported files): the collector and the extension do not.
+CRYPTO_LIBS = $(shell $(PKG_CONFIG) --libs libcrypto)
 # The extension reads JSON arguments with cJSON and demangles with the C++ runtime.
 EXT_LIBS   = $(shell $(PKG_CONFIG) --libs libcjson) -lstdc++ -lm
 ALL_CFLAGS = $(WARN) $(DEFS) -fPIC -MMD -MP -Ilib -Iext -Icli $(DEP_CFLAGS) $(CFLAGS)
@@ -63,8 +65,9 @@ deps:
 	@sh scripts/install-deps.sh
 
 depcheck:
-	@$(PKG_CONFIG) --exists sqlite3 libcjson zlib || { echo "profq: missing build \
-	dependencies (pkg-config modules sqlite3, libcjson, zlib): run 'make deps'" >&2; exit 1; }
+	@$(PKG_CONFIG) --exists sqlite3 libcjson zlib libcrypto || { echo "profq: missing build \
+	dependencies (pkg-config modules sqlite3, libcjson, zlib, libcrypto): run 'make deps'" >&2; \
+	exit 1; }
 
 $(B)/gen/schema_sql.c: schema/schema.sql schema/views.sql scripts/embed.sh
 	@mkdir -p $(@D)
@@ -96,7 +99,7 @@ $(B)/profq.so: $(EXT_OBJS) $(B)/lib/json_quote.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -shared -o $@ $^ $(EXT_LIBS)
 
 $(B)/profq: $(CLI_OBJS) $(EXT_CORE_OBJS) $(B)/libprofq.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(DEP_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(DEP_LIBS) $(CRYPTO_LIBS)
 
 $(B)/cli/cmd_record.o: ALL_CFLAGS += -DPQ_LIBDIR='"$(LIBDIR)"'
 

@@ -5,19 +5,22 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "file_hash.h"
 #include "import.h"
 #include "meter.h"
 #include "store.h"
 #include "text.h"
 
 const char pq_import_help[] =
-	"Usage: profq import [-o profile.db] [--keep-going] [--progress|--quiet] FILE...\n"
+	"Usage: profq import [-o profile.db] [--keep-going] [--again] [--progress|--quiet] FILE...\n"
 	"Imports Chrome trace JSON (.json, .json.gz: PyTorch profiler, Kineto, JAX, ...) and Nsight\n"
 	"Systems SQLite exports, each file as one run, into profile.db (created when missing).\n"
 	"An Nsight Systems report (.nsys-rep) is exported first: nsys export --type sqlite.\n"
+	"A file whose bytes (SHA-256) are already a run of profile.db is skipped with a message.\n"
 	"\n"
 	"  -o, --output FILE   the database to write (default profile.db)\n"
 	"  -k, --keep-going    skip events that cannot be read, count them in the run's metadata\n"
+	"  --again             import a file even when its bytes are already a run of the database\n"
 	"  --progress          show progress (reading, writing, building indexes) even when\n"
 	"                      stderr is not a terminal, a line per update\n"
 	"  -q, --quiet         print nothing but errors\n"
@@ -53,13 +56,17 @@ static void summary(const char *path, enum pq_import_format f, const pq_import_s
 	fputc('\n', stderr);
 }
 
-static int import_one(pq_store *s, const char *path, int keep_going, pq_error *err)
+/* Imports one file, or skips it (1) when its bytes are already a run of the database. */
+static int import_one(pq_store *s, const char *path, const char *out, int keep_going, int again,
+		      pq_error *err)
 {
 	pq_import_options opt = { 0 };
 	pq_import_stats stats = { 0 };
 	enum pq_import_format f;
 	pq_meter meter;
 	char what[256];
+	char sha[65];
+	int64_t run = 0;
 	int rc;
 
 	snprintf(what, sizeof(what), "importing %s", path);
@@ -67,6 +74,16 @@ static int import_one(pq_store *s, const char *path, int keep_going, pq_error *e
 	f = pq_import_detect(path, err);
 	if (f == PQ_IMPORT_UNKNOWN)
 		return -1;
+	if (pq_file_sha256(path, sha, err) != 0 ||
+	    (!again && pq_store_find_metadata(s, "source_sha256", sha, &run, err) != 0))
+		return -1;
+	if (run != 0) {
+		if (pq_meter_mode() != PQ_METER_QUIET)
+			fprintf(stderr, "profq: %s is already run %lld of %s; skipped (--again imports "
+				"it again)\n", path, (long long)run, out);
+		return 1;
+	}
+	opt.source_sha256 = sha;
 	opt.keep_going = keep_going;
 	opt.progress = pq_meter_progress(&meter);
 	pq_store_set_progress(s, &opt.progress);
@@ -91,11 +108,12 @@ int pq_cmd_import(int argc, char **argv)
 		{ "keep-going", no_argument, NULL, 'k' },
 		{ "progress", no_argument, NULL, 'P' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "again", no_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out = "profile.db";
-	int keep_going = 0, c, failed = 0, imported = 0, created;
+	int keep_going = 0, again = 0, c, failed = 0, imported = 0, created, rc;
 	pq_store *s;
 	pq_error err, cleanup;
 
@@ -113,6 +131,9 @@ int pq_cmd_import(int argc, char **argv)
 			break;
 		case 'q':
 			pq_meter_set_mode(PQ_METER_QUIET);
+			break;
+		case 'a':
+			again = 1;
 			break;
 		case 'h':
 			fputs(pq_import_help, stdout);
@@ -134,8 +155,9 @@ int pq_cmd_import(int argc, char **argv)
 	created = pq_store_created(s);
 	/* Stops at the first bad file; the files before it stay imported. */
 	for (int i = optind; i < argc && !failed; i++) {
-		if (import_one(s, argv[i], keep_going, &err) == 0) {
-			imported++;
+		rc = import_one(s, argv[i], out, keep_going, again, &err);
+		if (rc >= 0) {
+			imported += rc == 0;
 			continue;
 		}
 		pq_cli_fail("%s: %s", argv[i], err.msg);

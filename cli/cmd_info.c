@@ -43,14 +43,17 @@ static const char rows_sql[] =
 	" UNION ALL SELECT 'streams', count(*) FROM streams"
 	" UNION ALL SELECT 'strings', count(*) FROM strings";
 
-/* Over runs on the Unix epoch only: relative clocks of different runs do not compare. */
+/* Each run's own span: runs of one file may be days apart, or on clocks that do not compare. */
 static const char span_sql[] =
-	"SELECT strftime('%Y-%m-%d %H:%M:%f', min(start_ns) / 1000000000.0, 'unixepoch') || ' UTC'"
-	" AS first_event,"
-	" strftime('%Y-%m-%d %H:%M:%f', max(end_ns) / 1000000000.0, 'unixepoch') || ' UTC'"
-	" AS last_event,"
-	" round((max(end_ns) - min(start_ns)) / 1e9, 6) AS span_s "
-	"FROM runs WHERE time_base = 'unix' AND start_ns IS NOT NULL";
+	"SELECT id AS run,"
+	" CASE WHEN time_base = 'unix'"
+	"      THEN strftime('%Y-%m-%d %H:%M:%f', start_ns / 1000000000.0, 'unixepoch') || ' UTC'"
+	"      ELSE start_ns || ' ns (relative)' END AS first_event,"
+	" CASE WHEN end_ns IS NULL THEN NULL WHEN time_base = 'unix'"
+	"      THEN strftime('%Y-%m-%d %H:%M:%f', end_ns / 1000000000.0, 'unixepoch') || ' UTC'"
+	"      ELSE end_ns || ' ns (relative)' END AS last_event,"
+	" iif(end_ns IS NULL, NULL, round((end_ns - start_ns) / 1e9, 6)) AS span_s "
+	"FROM runs WHERE start_ns IS NOT NULL ORDER BY id";
 
 /* The current (newest) NVTX name of every named CUDA object. */
 static const char cuda_names_sql[] =

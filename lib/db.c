@@ -165,7 +165,7 @@ int pq_db_open(const char *path, enum pq_open_mode mode, sqlite3 **out, int *cre
 		}
 		if (created != NULL)
 			*created = 1;
-	} else if (pq_db_check(db, path, err) != 0) {
+	} else if (pq_db_check(db, path, err) != 0 || pq_db_add_temp_views(db, err) != 0) {
 		sqlite3_close(db);
 		return -1;
 	}

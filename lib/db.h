@@ -37,9 +37,14 @@ int pq_db_exec(sqlite3 *db, const char *sql, const char *what, pq_error *err);
 /* Whether db has a table of that name (len bytes of it, or -1: up to its NUL). */
 int pq_db_has_table(sqlite3 *db, const char *name, int len);
 
-/* Creates the tables of schema/schema.sql that the file lacks (tables added to schema version 1
- * after the file was written); joins the caller's transaction when one is open. */
+/* Creates the tables of schema/schema.sql and the views of schema/views.sql that the file lacks
+ * (added to schema version 1 after the file was written); joins the caller's transaction when one
+ * is open. */
 int pq_db_add_missing_tables(sqlite3 *db, pq_error *err);
+
+/* Gives this connection the views of schema/views.sql that the file lacks, as TEMP views (nothing
+ * is written to the file). pq_db_open does it for every file it opens. */
+int pq_db_add_temp_views(sqlite3 *db, pq_error *err);
 
 /* The event tables' secondary indexes (schema/schema.sql's CREATE INDEX statements on event
  * tables), dropped before a bulk load and built again after it (db_indexes.c). Building joins the

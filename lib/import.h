@@ -29,6 +29,8 @@ typedef struct pq_import_options {
 	pq_progress progress;
 	/* Count, skip and record (as run metadata) bad events instead of failing the import. */
 	int keep_going;
+	/* The SHA-256 of the file (hex), stored as run metadata `source_sha256`; may be NULL. */
+	const char *source_sha256;
 } pq_import_options;
 
 enum pq_import_format { PQ_IMPORT_UNKNOWN, PQ_IMPORT_CHROME_JSON, PQ_IMPORT_NSYS_SQLITE };

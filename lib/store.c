@@ -19,7 +19,7 @@ enum stmt_id {
 	Q_STRING_INSERT, Q_STRING_SELECT, Q_PROCESS_INSERT, Q_PROCESS_NAME, Q_PROCESS_SORT,
 	Q_THREAD_INSERT, Q_THREAD_NAME, Q_THREAD_SORT, Q_DEVICE_SELECT, Q_DEVICE_INSERT,
 	Q_STREAM_INSERT, Q_DOMAIN_INSERT, Q_CATEGORY_UPSERT, Q_METADATA_UPSERT, Q_RUN_EXISTS,
-	Q_RANGE_END, Q_COUNT_STMTS
+	Q_RANGE_END, Q_METADATA_FIND, Q_COUNT_STMTS
 };
 
 /* Dimension rows may already exist: written by another process recording into the same run, or by
@@ -50,6 +50,7 @@ static const char *const sql_text[Q_COUNT_STMTS] = {
 	[Q_RUN_EXISTS] = "SELECT id FROM runs WHERE id = ?1",
 	[Q_RANGE_END] = "UPDATE ranges SET end_ns = ?2, end_thread_id = coalesce(?3, end_thread_id) "
 			"WHERE id = ?1 AND run_id = ?4",
+	[Q_METADATA_FIND] = "SELECT min(run_id) FROM run_metadata WHERE key = ?1 AND value = ?2",
 };
 
 struct pq_store {
@@ -631,6 +632,26 @@ int pq_store_set_metadata(pq_store *s, const char *key, const char *value, pq_er
 int pq_store_set_metadata_int(pq_store *s, const char *key, int64_t value, pq_error *err)
 {
 	return set_metadata(s, key, NULL, value, err);
+}
+
+int pq_store_find_metadata(pq_store *s, const char *key, const char *value, int64_t *run_id,
+			   pq_error *err)
+{
+	sqlite3_stmt *st = stmt(s, Q_METADATA_FIND, err);
+	int rc;
+
+	*run_id = 0;
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, value, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*run_id = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW)
+		return pq_fail(err, "cannot read the run metadata: %s", sqlite3_errmsg(s->db));
+	return 0;
 }
 
 int pq_store_set_run_span(pq_store *s, int64_t start_ns, int64_t end_ns, pq_error *err)

@@ -206,6 +206,9 @@ int pq_store_set_run_span(pq_store *s, int64_t start_ns, int64_t end_ns, pq_erro
 /* Key/value facts about the run (command line, dropped-record counts, reasons, ...). */
 int pq_store_set_metadata(pq_store *s, const char *key, const char *value, pq_error *err);
 int pq_store_set_metadata_int(pq_store *s, const char *key, int64_t value, pq_error *err);
+/* The lowest run of the file with metadata key = value (text), in *run_id; 0 when none. */
+int pq_store_find_metadata(pq_store *s, const char *key, const char *value, int64_t *run_id,
+			   pq_error *err);
 
 /* Commits the pending transaction now. */
 int pq_store_commit(pq_store *s, pq_error *err);

@@ -9,7 +9,9 @@
 -- cudaLaunchKernelExC_v11060 unchanged; calls differing only in the suffix are one row here.
 -- time_pct is the share of the total of all rows of this report, rounded to 0.1; avg/stddev
 -- (sample; 0 for one call) are rounded to 0.1 ns, med_ns is exact. Sorted by total_ns descending.
--- Runs: all runs together unless --run ID (:run). Parameters: :run, :limit.
+-- Runs: all runs together unless --run ID (:run). No run_id column: rows are keyed by function
+-- name, which means the same in every run, so a row sums over the runs as nsys's columns do.
+-- Parameters: :run, :limit.
 -- Needs the profq extension (median, stddev): see top-kernels.sql for how it is loaded.
 WITH names AS MATERIALIZED (
   SELECT s.id, CASE WHEN rtrim(s.value, '0123456789') <> s.value

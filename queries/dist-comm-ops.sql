@@ -1,9 +1,10 @@
 -- PyTorch distributed view (tb_plugin): communication operators per worker with latency and data transfer time
 .load build/profq
--- Columns: run, rank (each run of the database is one worker), name, calls, total_bytes,
+-- Columns: run_id, rank (each run holding a PyTorch profiler trace is one worker; an nsys export
+-- in the same file is not), name, calls, total_bytes,
 -- avg_bytes, total_latency_ns, avg_latency_ns, transfer_ns, avg_transfer_ns. Rows by run, then in
 -- the order of each operator's first call. Parameters: :run (only that worker's rows; the
--- computation always uses every run).
+-- computation always uses every worker).
 --
 -- Definition: tb_plugin 0.4.3 distributed view, "Communication Operations Stats" (pytorch/kineto
 -- tb_plugin/torch_tb_profiler/profiler/event_parser.py, communication.py, loader.py
@@ -23,7 +24,10 @@
 --  * as tb_plugin, no rows at all unless every run has communication nodes of a single library,
 --    the same number of them, and the same number of kernel ranges for each node.
 WITH
-run_sel AS (SELECT id AS run_id, rank FROM runs),
+run_sel AS (  -- the workers: runs with cpu_op, user_annotation or python_function ranges
+  SELECT id AS run_id, rank FROM runs r
+  WHERE EXISTS (SELECT 1 FROM ranges x WHERE x.run_id = r.id AND x.kind IN (2, 3, 5))
+),
 cnode AS MATERIALIZED (  -- communication nodes, numbered per run in tb_plugin's order
   SELECT r.run_id, r.id, r.start_ns, r.end_ns, r.external_id, n.value AS name,
          json_extract(r.args, '$."Input Dims"') AS dims, json_extract(r.args, '$."Input type"') AS types,
@@ -31,7 +35,8 @@ cnode AS MATERIALIZED (  -- communication nodes, numbered per run in tb_plugin's
          max(n.value GLOB 'nccl:*') OVER (PARTITION BY r.run_id) AS nccl,
          max(n.value GLOB 'gloo:*') OVER (PARTITION BY r.run_id) AS gloo
   FROM ranges r JOIN strings n ON n.id = r.name_id LEFT JOIN strings c ON c.id = r.category_id
-  WHERE r.end_ns IS NOT NULL AND (r.kind IN (2, 3) OR (r.kind = 5 AND lower(c.value) = 'python'))
+  WHERE r.run_id IN (SELECT run_id FROM run_sel)
+    AND r.end_ns IS NOT NULL AND (r.kind IN (2, 3) OR (r.kind = 5 AND lower(c.value) = 'python'))
     AND n.value IN ('nccl:broadcast', 'nccl:reduce', 'nccl:all_reduce', 'nccl:all_gather',
       'nccl:reduce_scatter', 'gloo:broadcast', 'gloo:reduce', 'gloo:all_reduce', 'gloo:all_gather',
       'gloo:reduce_scatter')
@@ -91,7 +96,7 @@ t AS (
   FROM per_name p JOIN run_sel s USING (run_id) JOIN lat l USING (run_id, name) JOIN xfer x USING (run_id, name)
   WHERE (SELECT ok FROM valid) AND (:run IS NULL OR p.run_id = :run)
 )
-SELECT run_id AS run, rank, name, calls, bytes AS total_bytes,
+SELECT run_id, rank, name, calls, bytes AS total_bytes,
        bytes / calls + (2 * (bytes % calls) > calls OR (2 * (bytes % calls) = calls AND (bytes / calls) % 2 = 1)) AS avg_bytes,
        lat_ns AS total_latency_ns,
        lat_ns / calls + (2 * (lat_ns % calls) > calls OR (2 * (lat_ns % calls) = calls AND (lat_ns / calls) % 2 = 1)) AS avg_latency_ns,

@@ -1,18 +1,19 @@
 -- PyTorch distributed view (tb_plugin): computation/communication overlap and synchronizing time per worker and step
 .load build/profq
--- Columns: run, rank (each run of the database is one worker), step (the ProfilerStep number, 0
+-- Columns: run_id, rank (each run holding a PyTorch profiler trace is one worker; an nsys export
+-- in the same file is not), step (the ProfilerStep number, 0
 -- without ProfilerSteps, or 'all'), computation_ns, overlap_ns, communication_ns, other_ns (the
 -- "Computation/Communication Overview" bar: computation and communication without their overlap),
 -- transfer_ns, synchronizing_ns (the "Synchronizing/Communication Overview"; NULL for a step that
 -- holds no communication node). Rows by run, then step, then 'all'. Parameters: :run (only that
--- worker's rows; the computation always uses every run).
+-- worker's rows; the computation always uses every worker).
 --
 -- Definition: tb_plugin 0.4.3 distributed view (pytorch/kineto tb_plugin/torch_tb_profiler/
 -- profiler/overall_parser.py OverallParser.aggregate, communication.py, loader.py
 -- _process_distributed_profiles, run_generator.py DistributedRunGenerator at 041e7ce9;
 -- notes/kineto_hta.md §1.8):
---  * steps: per run, the steps of the step-breakdown report (host ProfilerSteps extended to their
---    device work, tail trimmed; the same rules, repeated below per run).
+--  * steps: per run, the steps of the step-breakdown report: the v_tb_steps view (host
+--    ProfilerSteps extended to their device work, tail trimmed).
 --  * roles, per run as in step-breakdown: Kernel = kernels whose external id is not a
 --    communication op's; Communication = the other kernels plus the host ranges of the
 --    communication ops (nccl:/gloo: broadcast, reduce, all_reduce, all_gather, reduce_scatter);
@@ -31,7 +32,10 @@
 --    the same number of them, and the same number of kernel ranges for each node.
 --  * deviation: a node inside no step is left out (tb_plugin lists such nodes under a step None).
 WITH
-run_sel AS (SELECT id AS run_id, rank FROM runs),
+run_sel AS (  -- the workers: runs with cpu_op, user_annotation or python_function ranges
+  SELECT id AS run_id, rank FROM runs r
+  WHERE EXISTS (SELECT 1 FROM ranges x WHERE x.run_id = r.id AND x.kind IN (2, 3, 5))
+),
 host AS MATERIALIZED (  -- tb_plugin's host-side events: Operator, UserAnnotation, Python
   SELECT r.run_id, r.id, r.kind, r.start_ns, r.end_ns, r.external_id, n.value AS name,
          CASE WHEN r.kind = 5 THEN 'python' ELSE 'op' END AS role_kind
@@ -39,84 +43,9 @@ host AS MATERIALIZED (  -- tb_plugin's host-side events: Operator, UserAnnotatio
   LEFT JOIN strings c ON c.id = r.category_id
   WHERE r.end_ns IS NOT NULL AND (r.kind IN (2, 3) OR (r.kind = 5 AND lower(c.value) = 'python'))
 ),
-host_steps AS (
-  SELECT run_id, CAST(substr(name, 14) AS INTEGER) AS step, start_ns AS hs, end_ns AS he
-  FROM host WHERE role_kind = 'op' AND name GLOB 'ProfilerStep#*'
-  UNION ALL
-  SELECT run_id, 0, min(start_ns), max(end_ns) FROM host h   -- no ProfilerStep: cpu_op and python ranges
-  WHERE NOT EXISTS (SELECT 1 FROM host x WHERE x.run_id = h.run_id AND x.role_kind = 'op'
-                    AND x.name GLOB 'ProfilerStep#*')
-        AND (role_kind = 'python' OR kind = 2)
-  GROUP BY run_id
-),
-hsteps AS MATERIALIZED (
-  SELECT run_id, row_number() OVER (PARTITION BY run_id ORDER BY hs, he) - 1 AS idx, step, hs, he FROM host_steps
-),
-rt AS (SELECT run_id, id, process_id, correlation_id, start_ns, end_ns FROM api_calls WHERE api_kind = 0),
-dev AS MATERIALIZED (
-  SELECT 'k' AS t, run_id, id, process_id, correlation_id, start_ns, end_ns, external_id FROM kernels
-  UNION ALL
-  SELECT 'c', run_id, id, process_id, correlation_id, start_ns, end_ns, external_id FROM memcpys
-  UNION ALL
-  SELECT 's', run_id, id, process_id, correlation_id, start_ns, end_ns, external_id FROM memsets
-),
-rt_step AS (  -- runtime calls lying inside a host step
-  SELECT s.run_id, s.idx, rt.process_id, rt.correlation_id
-  FROM hsteps s JOIN rt ON rt.run_id = s.run_id AND rt.start_ns >= s.hs AND rt.end_ns <= s.he
-),
-dev_step AS MATERIALIZED (  -- device events launched from inside a step
-  SELECT r.run_id, r.idx, d.t, d.id, d.start_ns, d.end_ns
-  FROM rt_step r JOIN dev d ON d.run_id = r.run_id AND d.process_id = r.process_id
-                           AND d.correlation_id = r.correlation_id
-),
-dstep AS MATERIALIZED (
-  SELECT s.run_id, s.idx, min(d.start_ns) AS ds, max(d.end_ns) AS de, count(d.id) AS n
-  FROM hsteps s LEFT JOIN dev_step d ON d.run_id = s.run_id AND d.idx = s.idx GROUP BY s.run_id, s.idx
-),
-gpu AS (
-  SELECT run_id, EXISTS (SELECT 1 FROM dev_step d WHERE d.run_id = s.run_id) AS used
-  FROM (SELECT DISTINCT run_id FROM hsteps) s
-),
-init AS (  -- prev_end before the first step
-  SELECT s.run_id,
-         max(s.hs, coalesce((SELECT max(d.end_ns) FROM dev d
-                              WHERE d.run_id = s.run_id
-                                AND d.end_ns < (SELECT ds FROM dstep x WHERE x.run_id = s.run_id AND x.idx = 0)
-                                AND NOT EXISTS (SELECT 1 FROM dev_step x WHERE x.t = d.t AND x.id = d.id)),
-                            s.hs)) AS prev_end
-  FROM hsteps s WHERE s.idx = 0
-),
-ext AS (
-  SELECT s.run_id, s.idx, s.step, s.hs, d.n, i.prev_end,
-         max(i.prev_end,
-             max(max(s.he, coalesce(d.de, s.he))) OVER (PARTITION BY s.run_id ORDER BY s.idx
-                                                        ROWS UNBOUNDED PRECEDING)) AS e
-  FROM hsteps s JOIN dstep d USING (run_id, idx) JOIN init i USING (run_id)
-),
-ext2 AS (
-  SELECT run_id, idx, step, n,
-         max(hs, coalesce(lag(e) OVER (PARTITION BY run_id ORDER BY idx), prev_end)) AS start_ns,
-         e AS end_ns
-  FROM ext
-),
-last_dev AS (SELECT run_id, max(idx) AS l FROM dstep WHERE n > 0 GROUP BY run_id),
-keep AS (
-  SELECT g.run_id, CASE
-    WHEN NOT g.used OR (SELECT count(*) FROM hsteps h WHERE h.run_id = g.run_id) <= 1
-      THEN (SELECT count(*) FROM hsteps h WHERE h.run_id = g.run_id)
-    WHEN l.l > 0
-         AND (SELECT n FROM dstep x WHERE x.run_id = g.run_id AND x.idx = l.l - 1) * 0.8
-             > (SELECT n FROM dstep x WHERE x.run_id = g.run_id AND x.idx = l.l)
-      THEN l.l
-    ELSE l.l + 1 END AS k
-  FROM gpu g LEFT JOIN last_dev l USING (run_id)
-),
-steps AS MATERIALIZED (
-  SELECT e.run_id, e.step, e.idx,
-         CASE WHEN g.used THEN e.start_ns ELSE s.hs END AS start_ns,
-         CASE WHEN g.used THEN e.end_ns ELSE s.he END AS end_ns
-  FROM ext2 e JOIN hsteps s USING (run_id, idx) JOIN gpu g USING (run_id) JOIN keep k USING (run_id)
-  WHERE e.idx < k.k
+steps AS MATERIALIZED (  -- the v_tb_steps view's steps of the workers
+  SELECT run_id, step, step_index AS idx, start_ns, end_ns FROM v_tb_steps
+  WHERE run_id IN (SELECT run_id FROM run_sel)
 ),
 comm_ext AS (SELECT DISTINCT run_id, external_id FROM host WHERE external_id IS NOT NULL AND name IN (
   'nccl:broadcast', 'nccl:reduce', 'nccl:all_reduce', 'nccl:all_gather', 'nccl:reduce_scatter',
@@ -125,7 +54,7 @@ role AS MATERIALIZED (  -- 'K' Kernel, 'C' Communication, 'P' CPU Exec
   SELECT d.run_id, d.start_ns, d.end_ns,
          CASE WHEN EXISTS (SELECT 1 FROM comm_ext x WHERE x.run_id = d.run_id AND x.external_id = d.external_id)
               THEN 'C' ELSE 'K' END AS r
-  FROM dev d WHERE d.t = 'k'
+  FROM kernels d WHERE d.run_id IN (SELECT run_id FROM run_sel)
   UNION ALL
   SELECT run_id, start_ns, end_ns,
          CASE WHEN name IN ('nccl:broadcast', 'nccl:reduce', 'nccl:all_reduce', 'nccl:all_gather',
@@ -160,7 +89,8 @@ cnode AS MATERIALIZED (  -- communication nodes, numbered per run in tb_plugin's
          max(n.value GLOB 'nccl:*') OVER (PARTITION BY r.run_id) AS nccl,
          max(n.value GLOB 'gloo:*') OVER (PARTITION BY r.run_id) AS gloo
   FROM ranges r JOIN strings n ON n.id = r.name_id LEFT JOIN strings c ON c.id = r.category_id
-  WHERE r.end_ns IS NOT NULL AND (r.kind IN (2, 3) OR (r.kind = 5 AND lower(c.value) = 'python'))
+  WHERE r.run_id IN (SELECT run_id FROM run_sel)
+    AND r.end_ns IS NOT NULL AND (r.kind IN (2, 3) OR (r.kind = 5 AND lower(c.value) = 'python'))
     AND n.value IN ('nccl:broadcast', 'nccl:reduce', 'nccl:all_reduce', 'nccl:all_gather',
       'nccl:reduce_scatter', 'gloo:broadcast', 'gloo:reduce', 'gloo:all_reduce', 'gloo:all_gather',
       'gloo:reduce_scatter')
@@ -204,7 +134,7 @@ per_step AS (
   FROM ov o LEFT JOIN wait w USING (run_id, idx)
   WHERE (SELECT ok FROM valid) AND (:run IS NULL OR o.run_id = :run)
 )
-SELECT p.run_id AS run, s.rank, p.step, computation_ns, overlap_ns, communication_ns, other_ns,
+SELECT p.run_id, s.rank, p.step, computation_ns, overlap_ns, communication_ns, other_ns,
        transfer_ns, synchronizing_ns
 FROM (
   SELECT 0 AS grp, run_id, idx, CAST(step AS TEXT) AS step, computation_ns, overlap_ns, communication_ns,

@@ -6,7 +6,9 @@
 -- values are rounded to 6 decimals, i.e. to the byte (med_mb to 7: a median can be a half byte;
 -- stddev: sample, 0 for one operation).
 -- Operations without a byte count are left out. Sorted by total_mb descending.
--- Runs: all runs together unless --run ID (:run). Parameters: :run, :limit.
+-- Runs: all runs together unless --run ID (:run). No run_id column: rows are keyed by operation,
+-- which means the same in every run, so a row sums over the runs as nsys's columns do.
+-- Parameters: :run, :limit.
 -- Needs the profq extension (median, stddev): see top-kernels.sql for how it is loaded.
 WITH ops AS (
   SELECT '[CUDA memcpy ' || ck.label || ']' AS operation, m.bytes AS b

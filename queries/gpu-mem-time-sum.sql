@@ -6,7 +6,9 @@
 -- '[CUDA memcpy Host-to-Device]') for memcpys, '[CUDA memset]' for memsets. time_pct is the share
 -- of the total of all rows of this report, rounded to 0.1; avg/stddev rounded to 0.1 ns (stddev
 -- sample, 0 for one operation), med_ns exact. Sorted by total_ns descending.
--- Runs: all runs together unless --run ID (:run). Parameters: :run, :limit.
+-- Runs: all runs together unless --run ID (:run). No run_id column: rows are keyed by operation,
+-- which means the same in every run, so a row sums over the runs as nsys's columns do.
+-- Parameters: :run, :limit.
 -- Needs the profq extension (median, stddev): see top-kernels.sql for how it is loaded.
 WITH ops AS (
   SELECT '[CUDA memcpy ' || ck.label || ']' AS operation, m.end_ns - m.start_ns AS d

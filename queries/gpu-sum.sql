@@ -6,7 +6,9 @@
 -- '[CUDA memcpy <kind>]' / '[CUDA memset]', as gpu-mem-time-sum). time_pct is the share of the total
 -- of all rows of this report; avg/stddev (sample, 0 for one instance) rounded to 0.1 ns, med_ns
 -- exact. Sorted by total_ns descending.
--- Runs: all runs together unless --run ID (:run). Parameters: :run, :limit.
+-- Runs: all runs together unless --run ID (:run). No run_id column: rows are keyed by category
+-- and name, which mean the same in every run, so a row sums over the runs as nsys's columns do.
+-- Parameters: :run, :limit.
 -- Needs the profq extension (median, stddev): see top-kernels.sql for how it is loaded.
 WITH ops AS (
   SELECT 'CUDA_KERNEL' AS category, coalesce(dn.value, n.value) AS name, k.end_ns - k.start_ns AS d

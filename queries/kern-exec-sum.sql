@@ -2,17 +2,18 @@
 .load build/profq
 --
 -- Columns: pid, tid, device, count, q_count, then avg/med/min/max/stddev (ns) of the total
--- (t_*), API (a_*), queue (q_*) and kernel (k_*) times, api_name, kernel_name.
+-- (t_*), API (a_*), queue (q_*) and kernel (k_*) times, api_name, kernel_name, run_id.
 -- Per launch as in kern-exec-trace: API = the launching call's duration; queue = kernel start -
 -- API end when >= 0, else NULL (q_count counts the launches with a queue time, and the q_* columns
 -- are over those only); kernel = kernel duration; total = max(API end, kernel end) - API start.
--- Grouped by (pid, tid, device, api_name, kernel_name); kernels without their API row are left
+-- Grouped by (run, pid, tid, device, api_name, kernel_name); kernels without their API row are left
 -- out. avg/stddev (sample, 0 for one launch) rounded to 0.1 ns, medians exact. Sorted by the sum
 -- of total times, descending.
--- Runs: all runs together unless --run ID (:run). Parameters: :run, :limit.
+-- Runs: all runs unless --run ID (:run), each its own rows (run_id column): pid, tid and device
+-- are the run's own numbers, which another run can repeat. Parameters: :run, :limit.
 -- Needs the profq extension (median, stddev): see top-kernels.sql for how it is loaded.
 WITH x AS (
-  SELECT t.pid, t.tid, d.ordinal AS device,
+  SELECT k.run_id, t.pid, t.tid, d.ordinal AS device,
          CASE WHEN rtrim(an.value, '0123456789') <> an.value
                AND rtrim(an.value, '0123456789') LIKE '%\_v' ESCAPE '\'
               THEN substr(an.value, 1, length(rtrim(an.value, '0123456789')) - 2)
@@ -41,8 +42,8 @@ SELECT pid, tid, device, count(*) AS count, count(q) AS q_count,
        round(CASE WHEN count(q) > 0 THEN coalesce(stddev(q), 0) END, 1) AS q_stddev_ns,
        round(avg(k), 1) AS k_avg_ns, median(k) AS k_med_ns, min(k) AS k_min_ns, max(k) AS k_max_ns,
        round(coalesce(stddev(k), 0), 1) AS k_stddev_ns,
-       api_name, kernel_name
+       api_name, kernel_name, run_id
 FROM x
-GROUP BY pid, tid, device, api_name, kernel_name
-ORDER BY sum(t) DESC, count(*) DESC, kernel_name
+GROUP BY run_id, pid, tid, device, api_name, kernel_name
+ORDER BY sum(t) DESC, count(*) DESC, kernel_name, run_id
 LIMIT coalesce(:limit, -1);

@@ -1,13 +1,15 @@
 -- PyProf-style kernel FLOPs and roofline: work, bytes, achieved TFLOP/s and % of peak per kernel (or per op)
 -- option by=kernel|op (default kernel): one row per kernel, or per operator name and precision
 .load build/profq
--- Columns (per kernel, in start order): kernel, op (the launching operator, NULL when none is
+-- Columns (per kernel, in start order): run_id, kernel, op (the launching operator, NULL when none is
 -- found), kernels (1), dur_ns, flops, bytes, tflops_s, pct_of_peak (rounded to 2 places), arithmetic_intensity
 -- (FLOP/byte, 4 places), bound ('compute' or 'memory'), tensor_cores (1/0), precision (the peak's).
 -- With :by = 'op': one row per operator name and precision, kernel NULL, kernels = their number,
 -- sums of dur_ns, flops and bytes, the ratios recomputed from the sums (peak: the group's), and
--- tensor_cores 1 when any kernel used Tensor Cores; sorted by dur_ns descending. Parameters: :by ('kernel', the default,
--- or 'op'); :run (default: the lowest run id).
+-- tensor_cores 1 when any kernel used Tensor Cores; sorted by dur_ns descending. Rows for each run
+-- that holds a PyTorch profiler trace (cpu_op, user_annotation or python_function ranges; not an
+-- nsys export), by run.
+-- Parameters: :by ('kernel', the default, or 'op'); :run (default: every run).
 --
 -- Definition (NVIDIA PyProf's per-kernel model, with the extension's formulas; docs/sql-functions.md
 -- "FLOPs and roofline", ../shared/notes/flops.md):
@@ -27,11 +29,14 @@
 --    such type (or no op): fp32, tf32 on a Tensor Core kernel.
 --  * tensor_cores = tensor_core_kernel(kernel name).
 WITH
-sel AS (SELECT coalesce(:run, (SELECT min(id) FROM runs)) AS run_id),
+sel AS (  -- the runs holding a PyTorch profiler trace
+  SELECT id AS run_id FROM runs r WHERE (:run IS NULL OR id = :run)
+    AND EXISTS (SELECT 1 FROM ranges x WHERE x.run_id = r.id AND x.kind IN (2, 3, 5))
+),
 k AS MATERIALIZED (
   SELECT k.id, k.run_id, k.device_id, k.process_id, k.correlation_id, k.start_ns, k.end_ns - k.start_ns AS dur,
          n.value AS name, tensor_core_kernel(n.value) AS tc
-  FROM kernels k JOIN strings n ON n.id = k.name_id WHERE k.run_id = (SELECT run_id FROM sel)
+  FROM kernels k JOIN strings n ON n.id = k.name_id WHERE k.run_id IN (SELECT run_id FROM sel)
 ),
 cand AS MATERIALIZED (  -- kernel -> runtime call -> cpu_op ranges with its external id
   SELECT k.*, r.id AS rid,
@@ -75,7 +80,7 @@ rows_ AS MATERIALIZED (
   FROM prec p
 ),
 per_kernel AS (
-  SELECT 0 AS grp, start_ns AS ord, id, name AS kernel, op, 1 AS kernels, dur AS dur_ns, flops, bytes,
+  SELECT run_id, 0 AS grp, start_ns AS ord, id, name AS kernel, op, 1 AS kernels, dur AS dur_ns, flops, bytes,
          round(1.0 * flops / nullif(dur, 0) / 1000.0, 4) AS tflops_s,
          round(achieved_pct(flops, dur, peak), 2) AS pct_of_peak,
          round(arithmetic_intensity(flops, bytes), 4) AS arithmetic_intensity,
@@ -83,17 +88,17 @@ per_kernel AS (
   FROM rows_
 ),
 per_op AS (
-  SELECT 1 AS grp, -sum(dur) AS ord, min(id) AS id, NULL AS kernel, op, count(*) AS kernels, sum(dur) AS dur_ns,
+  SELECT run_id, 1 AS grp, -sum(dur) AS ord, min(id) AS id, NULL AS kernel, op, count(*) AS kernels, sum(dur) AS dur_ns,
          sum(flops) AS flops, sum(bytes) AS bytes,
          round(1.0 * sum(flops) / nullif(sum(dur), 0) / 1000.0, 4) AS tflops_s,
          round(achieved_pct(sum(flops), sum(dur), max(peak)), 2) AS pct_of_peak,
          round(arithmetic_intensity(sum(flops), sum(bytes)), 4) AS arithmetic_intensity,
          roofline_bound(sum(flops), sum(bytes), max(peak), max(bw)) AS bound, max(tc) AS tensor_cores, precision
-  FROM rows_ GROUP BY op, precision
+  FROM rows_ GROUP BY run_id, op, precision
 )
-SELECT kernel, op, kernels, dur_ns, flops, bytes, tflops_s, pct_of_peak, arithmetic_intensity, bound,
+SELECT run_id, kernel, op, kernels, dur_ns, flops, bytes, tflops_s, pct_of_peak, arithmetic_intensity, bound,
        tensor_cores, precision
 FROM (SELECT * FROM per_kernel WHERE coalesce(:by, 'kernel') = 'kernel'
       UNION ALL SELECT * FROM per_op WHERE :by = 'op')
-ORDER BY grp, ord, id
+ORDER BY run_id, grp, ord, id
 LIMIT coalesce(:limit, -1);

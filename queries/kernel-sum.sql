@@ -1,11 +1,12 @@
 -- PyTorch kernel view (tb_plugin): per kernel name (or kernel + op + launch config) calls, times, blocks/SM, occupancy
 -- option by=kernel|kernel+op (default kernel): one row per kernel name, or per kernel name and launching operator
 .load build/profq
--- Columns: name, op, grid, block, registers_per_thread, shared_memory_bytes (these five only with
+-- Columns: run_id, name, op, grid, block, registers_per_thread, shared_memory_bytes (these five only with
 -- :by = 'kernel+op', else NULL), tensor_cores_used (1/0), calls, total_ns, mean_ns, max_ns, min_ns,
 -- mean_blocks_per_sm, mean_est_achieved_occupancy_pct, op_tc_eligible (1/0; only with
--- :by = 'kernel+op', else NULL). Sorted by total_ns.
--- Parameters: :by = 'kernel' (default) or 'kernel+op'; :run (default: the lowest run id).
+-- :by = 'kernel+op', else NULL). Per run that holds a PyTorch profiler trace (cpu_op,
+-- user_annotation or python_function ranges; not an nsys export), sorted by total_ns.
+-- Parameters: :by = 'kernel' (default) or 'kernel+op'; :run (default: every run).
 --
 -- Definition: tb_plugin 0.4.3 kernel view (pytorch/kineto tb_plugin/torch_tb_profiler/profiler/
 -- kernel_parser.py, op_agg.py::aggregate_kernels at 041e7ce9; notes/kineto_hta.md §1.6):
@@ -19,7 +20,10 @@
 --  * op_tc_eligible: the op's name is in tb_plugin's TC_OP_Allowlist (node.py sets the kernel's
 --    op_tc_eligible before any promotion from children or Tensor Core kernels); 0 for 'N/A'.
 WITH
-sel AS (SELECT coalesce(:run, (SELECT min(id) FROM runs)) AS run_id),
+sel AS (  -- the runs holding a PyTorch profiler trace
+  SELECT id AS run_id FROM runs r WHERE (:run IS NULL OR id = :run)
+    AND EXISTS (SELECT 1 FROM ranges x WHERE x.run_id = r.id AND x.kind IN (2, 3, 5))
+),
 k AS (
   SELECT k.*, n.value AS kname, k.end_ns - k.start_ns AS dur,
          coalesce(tensor_core_pattern(n.value) IN ('h884', 's884', 'h1688', 's1688', 'hmma', 'i8816', '16816',
@@ -27,12 +31,12 @@ k AS (
            'xmma_implicit_gemm', 'xmma_sparse_conv', 'xmma_warp_specialized_implicit_gemm', 'xmma_gemm',
            'xmma_sparse_gemm', 'c1688'), 0) AS tc
   FROM kernels k JOIN strings n ON n.id = k.name_id
-  WHERE k.run_id = (SELECT run_id FROM sel)
+  WHERE k.run_id IN (SELECT run_id FROM sel)
 ),
 owner AS MATERIALIZED (
-  SELECT r.external_id, min(r.id) AS id FROM ranges r
-  WHERE r.run_id = (SELECT run_id FROM sel) AND r.external_id IS NOT NULL AND r.kind IN (2, 3, 5)
-  GROUP BY r.external_id
+  SELECT r.run_id, r.external_id, min(r.id) AS id FROM ranges r
+  WHERE r.run_id IN (SELECT run_id FROM sel) AND r.external_id IS NOT NULL AND r.kind IN (2, 3, 5)
+  GROUP BY r.run_id, r.external_id
 ),
 kop AS (  -- kernel+op rows: kernels whose runtime call is in the trace
   SELECT k.*, coalesce(opn.value, 'N/A') AS op,
@@ -43,18 +47,18 @@ kop AS (  -- kernel+op rows: kernels whose runtime call is in the trace
               THEN coalesce(k.static_shared_bytes, 0) + coalesce(k.dynamic_shared_bytes, 0) END AS smem
   FROM k JOIN api_calls a ON a.process_id = k.process_id AND a.correlation_id = k.correlation_id
                          AND a.api_kind = 0
-  LEFT JOIN owner o ON o.external_id = a.external_id
+  LEFT JOIN owner o ON o.run_id = k.run_id AND o.external_id = a.external_id
   LEFT JOIN ranges opr ON opr.id = o.id LEFT JOIN strings opn ON opn.id = opr.name_id
 ),
 rows_ AS (
-  SELECT kname, NULL AS op, NULL AS grid, NULL AS block, NULL AS regs, NULL AS smem, tc, dur,
+  SELECT run_id, kname, NULL AS op, NULL AS grid, NULL AS block, NULL AS regs, NULL AS smem, tc, dur,
          blocks_per_sm, est_occupancy_pct
   FROM k WHERE coalesce(:by, 'kernel') = 'kernel'
   UNION ALL
-  SELECT kname, op, grid, block, regs, smem, tc, dur, blocks_per_sm, est_occupancy_pct
+  SELECT run_id, kname, op, grid, block, regs, smem, tc, dur, blocks_per_sm, est_occupancy_pct
   FROM kop WHERE :by = 'kernel+op'
 )
-SELECT kname AS name, op, grid, block, regs AS registers_per_thread, smem AS shared_memory_bytes,
+SELECT run_id, kname AS name, op, grid, block, regs AS registers_per_thread, smem AS shared_memory_bytes,
        max(tc) AS tensor_cores_used, count(*) AS calls, sum(dur) AS total_ns,
        CAST(round(avg(dur)) AS INTEGER) AS mean_ns, max(dur) AS max_ns, min(dur) AS min_ns,
        coalesce(round(total(coalesce(blocks_per_sm, 0) * dur) / nullif(sum(dur), 0), 2), 0.0) AS mean_blocks_per_sm,
@@ -75,6 +79,6 @@ SELECT kname AS name, op, grid, block, regs AS registers_per_thread, smem AS sha
          'aten::cudnn_convolution_backward_input', 'AddbmmBackward', 'aten::cudnn_convolution_backward')
        END AS op_tc_eligible
 FROM rows_
-GROUP BY kname, op, grid, block, regs, smem
-ORDER BY total_ns DESC, name
+GROUP BY run_id, kname, op, grid, block, regs, smem
+ORDER BY run_id, total_ns DESC, name
 LIMIT coalesce(:limit, -1);

@@ -1,9 +1,10 @@
 -- PyTorch memory curve (tb_plugin): allocated and reserved bytes per device over time
 .load build/profq
 -- option plot=line|step (default line): line (one point per memory event) or step (tb_plugin's step-plot patching: before each point but a device's first, the previous point's values at this point's time)
--- Columns: ts_ns (the event's time, the database's clock), device ('CPU' for host memory, else
--- 'GPU<ordinal>'), allocated_bytes, reserved_bytes; one row per memory event, ordered by device,
--- then time. Parameters: :run (default: the lowest run id), :plot ('line' or 'step').
+-- Columns: run_id, ts_ns (the event's time, the database's clock), device ('CPU' for host memory,
+-- else 'GPU<ordinal>'), allocated_bytes, reserved_bytes; one row per memory event (runs without
+-- memory events, such as nsys exports, have none), ordered by run, device, then time.
+-- Parameters: :run (default: every run), :plot ('line' or 'step').
 --
 -- Definition: tb_plugin 0.4.3 RunProfile.get_memory_curve (pytorch/kineto tb_plugin/
 -- torch_tb_profiler/run.py, profiler/memory_parser.py at 041e7ce9; notes/kineto_hta.md §1.7):
@@ -20,31 +21,31 @@
 --  * not reproduced: tb_plugin's times relative to the profiler start and its LTTB down-sampling
 --    (≤ 10240 points); the peak is max(allocated_bytes) per device.
 WITH
-sel AS (SELECT coalesce(:run, (SELECT min(id) FROM runs)) AS run_id),
+sel AS (SELECT id AS run_id FROM runs WHERE :run IS NULL OR id = :run),
 ev AS (
-  SELECT m.id, m.ts_ns, d.ordinal,
+  SELECT m.run_id, m.id, m.ts_ns, d.ordinal,
          CASE WHEN m.device_id IS NULL THEN 'CPU' ELSE 'GPU' || d.ordinal END AS device,
          m.total_allocated, m.total_reserved,
          sum(CASE WHEN m.operation = (SELECT id FROM memory_operations WHERE name = 'free')
                   THEN -m.bytes ELSE m.bytes END)
-           OVER (PARTITION BY m.device_id ORDER BY m.ts_ns, m.id ROWS UNBOUNDED PRECEDING) AS running
+           OVER (PARTITION BY m.run_id, m.device_id ORDER BY m.ts_ns, m.id ROWS UNBOUNDED PRECEDING) AS running
   FROM memory_events m LEFT JOIN devices d ON d.id = m.device_id
-  WHERE m.run_id = (SELECT run_id FROM sel)
+  WHERE m.run_id IN (SELECT run_id FROM sel)
 ),
-pt AS (
-  SELECT id, ts_ns, ordinal, device, coalesce(total_allocated, running) AS allocated_bytes,
+pt AS MATERIALIZED (
+  SELECT run_id, id, ts_ns, ordinal, device, coalesce(total_allocated, running) AS allocated_bytes,
          total_reserved AS reserved_bytes,
-         row_number() OVER (PARTITION BY device ORDER BY ts_ns, id) AS seq
+         row_number() OVER (PARTITION BY run_id, device ORDER BY ts_ns, id) AS seq
   FROM ev
 ),
 curve AS (
-  SELECT ts_ns, ordinal, device, allocated_bytes, reserved_bytes, 2 * seq AS ord FROM pt
+  SELECT run_id, ts_ns, ordinal, device, allocated_bytes, reserved_bytes, 2 * seq AS ord FROM pt
   UNION ALL
-  SELECT b.ts_ns, b.ordinal, b.device, a.allocated_bytes, a.reserved_bytes, 2 * b.seq - 1
-  FROM pt b JOIN pt a ON a.device = b.device AND a.seq = b.seq - 1
+  SELECT b.run_id, b.ts_ns, b.ordinal, b.device, a.allocated_bytes, a.reserved_bytes, 2 * b.seq - 1
+  FROM pt b JOIN pt a ON a.run_id = b.run_id AND a.device = b.device AND a.seq = b.seq - 1
   WHERE coalesce(:plot, 'line') = 'step'
 )
-SELECT ts_ns, device, allocated_bytes, reserved_bytes
+SELECT run_id, ts_ns, device, allocated_bytes, reserved_bytes
 FROM curve
-ORDER BY ordinal IS NOT NULL, ordinal, device, ord
+ORDER BY run_id, ordinal IS NOT NULL, ordinal, device, ord
 LIMIT coalesce(:limit, -1);

@@ -1,12 +1,12 @@
 -- PyTorch memory statistics per operator (tb_plugin memory view): allocations and size increase, self and total
 .load build/profq
--- Columns: device ('CPU' or 'GPU<ordinal>'), name, calls, size_increase_bytes,
+-- Columns: run_id, device ('CPU' or 'GPU<ordinal>'), name, calls, size_increase_bytes,
 -- self_size_increase_bytes, allocation_count, self_allocation_count, allocation_size_bytes,
 -- self_allocation_size_bytes — tb_plugin's memory statistics table (Operator, Calls, Size
 -- Increase, Self Size Increase, Allocation Count, Self Allocation Count, Allocation Size, Self
--- Allocation Size), in bytes instead of KB. One row per device and operator name having a memory
--- event (its own or a descendant's) on that device; sorted by device, then size_increase_bytes
--- descending, then name. Parameters: :run (default: the lowest run id).
+-- Allocation Size), in bytes instead of KB. One row per run, device and operator name having a
+-- memory event (its own or a descendant's) on that device; sorted by run, device, then
+-- size_increase_bytes descending, then name. Parameters: :run (default: every run).
 --
 -- Definition: tb_plugin 0.4.3 memory view (pytorch/kineto tb_plugin/torch_tb_profiler/profiler/
 -- memory_parser.py at 041e7ce9; notes/kineto_hta.md §1.7):
@@ -25,11 +25,11 @@
 --    operators, each the only child of the one above, stays separate calls here, so an event in
 --    it is in the total of every call of the chain (tb_plugin: one call).
 WITH
-sel AS (SELECT coalesce(:run, (SELECT min(id) FROM runs)) AS run_id),
+sel AS (SELECT id AS run_id FROM runs WHERE :run IS NULL OR id = :run),
 tnodes AS MATERIALIZED (
-  SELECT r.id, r.thread_id, r.start_ns, r.end_ns, r.kind, n.value AS name
+  SELECT r.run_id, r.id, r.thread_id, r.start_ns, r.end_ns, r.kind, n.value AS name
   FROM ranges r JOIN strings n ON n.id = r.name_id LEFT JOIN strings c ON c.id = r.category_id
-  WHERE r.run_id = (SELECT run_id FROM sel) AND r.end_ns IS NOT NULL AND (r.kind = 2
+  WHERE r.run_id IN (SELECT run_id FROM sel) AND r.end_ns IS NOT NULL AND (r.kind = 2
        OR (r.kind = 5 AND lower(c.value) = 'python')
        OR (r.kind = 3 AND (n.value GLOB 'ProfilerStep#*' OR n.value GLOB 'Optimizer.step*'
            OR (n.value GLOB 'enumerate(DataLoader)#*' AND n.value GLOB '*.__next__')
@@ -39,17 +39,18 @@ tnodes AS MATERIALIZED (
              'gloo:all_gather', 'gloo:reduce_scatter'))))
 ),
 mem AS (
-  SELECT m.id, m.thread_id, m.ts_ns, d.ordinal,
+  SELECT m.run_id, m.id, m.thread_id, m.ts_ns, d.ordinal,
          CASE WHEN m.device_id IS NULL THEN 'CPU' ELSE 'GPU' || d.ordinal END AS device,
          CASE WHEN m.operation = (SELECT id FROM memory_operations WHERE name = 'free')
               THEN -m.bytes ELSE m.bytes END AS delta
   FROM memory_events m LEFT JOIN devices d ON d.id = m.device_id
-  WHERE m.run_id = (SELECT run_id FROM sel)
+  WHERE m.run_id IN (SELECT run_id FROM sel)
 ),
-cont AS MATERIALIZED (  -- (event, containing node), innermost first
-  SELECT e.id AS ev, e.device, e.ordinal, e.delta, t.id AS node, t.kind, t.name,
+cont AS MATERIALIZED (  -- (event, containing node), innermost first; threads are per run
+  SELECT e.run_id, e.id AS ev, e.device, e.ordinal, e.delta, t.id AS node, t.kind, t.name,
          row_number() OVER (PARTITION BY e.id ORDER BY t.start_ns DESC, t.end_ns ASC, t.id DESC) AS depth
-  FROM mem e JOIN tnodes t ON t.thread_id = e.thread_id AND t.start_ns <= e.ts_ns AND e.ts_ns < t.end_ns
+  FROM tnodes t CROSS JOIN mem e   -- each node's events by the (run_id, ts_ns) index
+    ON e.run_id = t.run_id AND e.ts_ns >= t.start_ns AND e.ts_ns < t.end_ns AND e.thread_id = t.thread_id
 ),
 listed AS (
   SELECT * FROM cont
@@ -57,15 +58,15 @@ listed AS (
         OR name GLOB 'enumerate(DataLoader)#*' OR name GLOB 'enumerate(DataPipe)#*'
         OR name IN ('DataParallel.forward', 'DistributedDataParallel.forward'))
 ),
-calls AS (SELECT name, count(*) AS n FROM tnodes WHERE kind = 2 GROUP BY name)
-SELECT l.device, l.name, c.n AS calls,
+calls AS (SELECT run_id, name, count(*) AS n FROM tnodes WHERE kind = 2 GROUP BY run_id, name)
+SELECT l.run_id, l.device, l.name, c.n AS calls,
        sum(l.delta) AS size_increase_bytes,
        CAST(total(CASE WHEN l.depth = 1 THEN l.delta END) AS INTEGER) AS self_size_increase_bytes,
        count(CASE WHEN l.delta > 0 THEN 1 END) AS allocation_count,
        count(CASE WHEN l.delta > 0 AND l.depth = 1 THEN 1 END) AS self_allocation_count,
        CAST(total(CASE WHEN l.delta > 0 THEN l.delta END) AS INTEGER) AS allocation_size_bytes,
        CAST(total(CASE WHEN l.delta > 0 AND l.depth = 1 THEN l.delta END) AS INTEGER) AS self_allocation_size_bytes
-FROM listed l JOIN calls c USING (name)
-GROUP BY l.device, l.name
-ORDER BY l.ordinal IS NOT NULL, l.ordinal, l.device, size_increase_bytes DESC, l.name
+FROM listed l JOIN calls c USING (run_id, name)
+GROUP BY l.run_id, l.device, l.name
+ORDER BY l.run_id, l.ordinal IS NOT NULL, l.ordinal, l.device, size_increase_bytes DESC, l.name
 LIMIT coalesce(:limit, -1);

@@ -1,15 +1,16 @@
 -- PyTorch module view (tb_plugin): the nn.Module hierarchy with calls, operators, host and device time per module
 .load build/profq
--- Columns: path (the module names from the top module down, '/'-separated), depth (0 for a top
+-- Columns: run_id, path (the module names from the top module down, '/'-separated), depth (0 for a top
 -- module), name (without "nn.Module: "), module_id, occurrences, operators, host_total_ns,
--- host_self_ns, device_total_ns, device_self_ns, avg_ns. One row per module of the hierarchy, in
--- tree order (parents first, siblings by name, then module id). Parameters: :run (default: the
--- lowest run id).
+-- host_self_ns, device_total_ns, device_self_ns, avg_ns. One row per run and module of its
+-- hierarchy (runs without module ranges have none), by run, then in tree order (parents first,
+-- siblings by name, then module id). Parameters: :run (default: every run).
 --
 -- Definition: tb_plugin 0.4.3 module view (pytorch/kineto tb_plugin/torch_tb_profiler/profiler/
 -- module_op.py aggegate_module_view, node.py ModuleNode at 041e7ce9): needs a trace recorded
 -- with with_modules / with_stack (python_function events with "Python id", "Python parent id"
--- and, for modules, "Python module id").
+-- and, for modules, "Python module id"; PyTorch names them "nn.Module: <class>", and runs without
+-- a range of such a name are not read further).
 --  * hierarchy: a module's parent is the nearest module among its Python ancestors (through
 --    "Python parent id", non-module python_function events skipped); a top module has none.
 --    Instances with the same path of (name, module id) are one row.
@@ -25,11 +26,15 @@
 --    apart (here merged by path) and sorts only the top level by name; the backward-op regrouping
 --    through fwdbwd flows and remove_dup_nodes are not applied; PyTorch Lightning modules.
 WITH
-sel AS (SELECT coalesce(:run, (SELECT min(id) FROM runs)) AS run_id),
-node_filter(sql) AS (SELECT
+mod_runs AS MATERIALIZED (  -- runs with ranges named like modules (found by name, through the index)
+  SELECT DISTINCT r.run_id FROM strings s JOIN ranges r ON r.name_id = s.id
+  WHERE s.value GLOB 'nn.Module: *' AND (:run IS NULL OR r.run_id = :run)
+),
+node_filter(sql) AS (SELECT  -- the runs with modules in one sweep: threads are per run
   'SELECT r.id, r.thread_id, r.start_ns, r.end_ns FROM ranges r JOIN strings n ON n.id = r.name_id
      LEFT JOIN strings c ON c.id = r.category_id
-    WHERE r.run_id = ' || (SELECT run_id FROM sel) || ' AND r.end_ns IS NOT NULL AND (r.kind = 2
+    WHERE r.run_id IN (' || coalesce((SELECT group_concat(run_id) FROM mruns), '') || ')
+      AND r.end_ns IS NOT NULL AND (r.kind = 2
        OR (r.kind = 5 AND lower(c.value) = ''python'')
        OR (r.kind = 5 AND lower(c.value) = ''python_function''
            AND json_extract(r.args, ''$."Python module id"'') IS NOT NULL)
@@ -40,14 +45,14 @@ node_filter(sql) AS (SELECT
              ''nccl:reduce_scatter'', ''gloo:broadcast'', ''gloo:reduce'', ''gloo:all_reduce'',
              ''gloo:all_gather'', ''gloo:reduce_scatter''))))'),
 tnodes AS MATERIALIZED (  -- the tree's nodes (same filter as node_filter)
-  SELECT r.id, r.start_ns, r.end_ns, r.external_id, n.value AS name,
+  SELECT r.run_id, r.id, r.start_ns, r.end_ns, r.external_id, n.value AS name,
          r.kind = 5 AND lower(c.value) = 'python_function' AS is_mod,
          json_extract(r.args, '$."Python module id"') AS module_id,
          r.kind = 2 AND NOT (n.value GLOB 'ProfilerStep#*' OR n.value GLOB 'Optimizer.*'
            OR n.value GLOB 'enumerate(DataLoader)#*' OR n.value GLOB 'enumerate(DataPipe)#*'
            OR n.value IN ('DataParallel.forward', 'DistributedDataParallel.forward')) AS is_op
   FROM ranges r JOIN strings n ON n.id = r.name_id LEFT JOIN strings c ON c.id = r.category_id
-  WHERE r.run_id = (SELECT run_id FROM sel) AND r.end_ns IS NOT NULL AND (r.kind = 2
+  WHERE r.run_id IN (SELECT run_id FROM mod_runs) AND r.end_ns IS NOT NULL AND (r.kind = 2
        OR (r.kind = 5 AND lower(c.value) = 'python')
        OR (r.kind = 5 AND lower(c.value) = 'python_function'
            AND json_extract(r.args, '$."Python module id"') IS NOT NULL)
@@ -71,24 +76,25 @@ parent AS MATERIALIZED (
     FROM pairs p JOIN ranges y ON y.id = p.a)
   WHERE rn = 1
 ),
+mruns AS MATERIALIZED (SELECT DISTINCT run_id FROM tnodes WHERE is_mod),   -- runs with modules
 owner AS MATERIALIZED (  -- external id -> node; module nodes take no runtime calls
-  SELECT external_id, min(id) AS id FROM tnodes WHERE external_id IS NOT NULL AND NOT is_mod
-  GROUP BY external_id
+  SELECT run_id, external_id, min(id) AS id FROM tnodes WHERE external_id IS NOT NULL AND NOT is_mod
+  GROUP BY run_id, external_id
 ),
 devc AS MATERIALIZED (
   SELECT process_id, correlation_id, total(dur) AS dev_ns FROM (
-    SELECT process_id, correlation_id, end_ns - start_ns AS dur FROM kernels WHERE run_id = (SELECT run_id FROM sel)
+    SELECT process_id, correlation_id, end_ns - start_ns AS dur FROM kernels WHERE run_id IN (SELECT run_id FROM mruns)
     UNION ALL
-    SELECT process_id, correlation_id, end_ns - start_ns FROM memcpys WHERE run_id = (SELECT run_id FROM sel)
+    SELECT process_id, correlation_id, end_ns - start_ns FROM memcpys WHERE run_id IN (SELECT run_id FROM mruns)
     UNION ALL
-    SELECT process_id, correlation_id, end_ns - start_ns FROM memsets WHERE run_id = (SELECT run_id FROM sel))
+    SELECT process_id, correlation_id, end_ns - start_ns FROM memsets WHERE run_id IN (SELECT run_id FROM mruns))
   GROUP BY process_id, correlation_id
 ),
 own AS MATERIALIZED (  -- device time of each node's own runtime calls
   SELECT o.id AS node, total(d.dev_ns) AS dev_ns
-  FROM api_calls a JOIN owner o ON o.external_id = a.external_id
+  FROM api_calls a JOIN owner o ON o.run_id = a.run_id AND o.external_id = a.external_id
   JOIN devc d ON d.process_id = a.process_id AND d.correlation_id = a.correlation_id
-  WHERE a.run_id = (SELECT run_id FROM sel) AND a.api_kind = 0
+  WHERE a.run_id IN (SELECT run_id FROM mruns) AND a.api_kind = 0
   GROUP BY o.id
 ),
 desc_dev AS MATERIALIZED (  -- device time of every node below each node
@@ -110,57 +116,60 @@ kids AS MATERIALIZED (  -- per node: its direct children's durations, operators,
   GROUP BY id
 ),
 mstat AS (  -- per module range (modules launch nothing themselves: device time is their descendants')
-  SELECT max(name) AS name, max(module_id) AS module_id, max(host) AS host, max(host) - total(kdur) AS host_self,
+  SELECT max(run_id) AS run_id, max(name) AS name, max(module_id) AS module_id, max(host) AS host, max(host) - total(kdur) AS host_self,
          total(dev) AS dev, total(kdev) AS dev_self, total(kops) AS ops
-  FROM (SELECT id, 1 AS m, name, module_id, end_ns - start_ns AS host, 0 AS dev, 0 AS kdur, 0 AS kops, 0 AS kdev
+  FROM (SELECT id, 1 AS m, run_id, name, module_id, end_ns - start_ns AS host, 0 AS dev, 0 AS kdur,
+               0 AS kops, 0 AS kdev
         FROM tnodes WHERE is_mod
-        UNION ALL SELECT id, 0, NULL, NULL, NULL, ns, 0, 0, 0 FROM desc_dev
-        UNION ALL SELECT id, 0, NULL, NULL, NULL, 0, dur, ops, dev FROM kids)
+        UNION ALL SELECT id, 0, NULL, NULL, NULL, NULL, ns, 0, 0, 0 FROM desc_dev
+        UNION ALL SELECT id, 0, NULL, NULL, NULL, NULL, 0, dur, ops, dev FROM kids)
   GROUP BY id HAVING max(m) = 1
 ),
 magg AS (
-  SELECT name, module_id, count(*) AS occurrences, CAST(sum(ops) AS INTEGER) AS operators,
+  SELECT run_id, name, module_id, count(*) AS occurrences, CAST(sum(ops) AS INTEGER) AS operators,
          sum(host) AS host_total_ns, CAST(sum(host_self) AS INTEGER) AS host_self_ns,
          CAST(sum(dev) AS INTEGER) AS device_total_ns, CAST(sum(dev_self) AS INTEGER) AS device_self_ns
-  FROM mstat GROUP BY name, module_id
+  FROM mstat GROUP BY run_id, name, module_id
 ),
-pyev AS MATERIALIZED (  -- python_function events by Python id (the last one, as tb_plugin's dict)
-  SELECT pid, ppid, name, module_id FROM (
-    SELECT json_extract(r.args, '$."Python id"') AS pid, json_extract(r.args, '$."Python parent id"') AS ppid,
+pyev AS MATERIALIZED (  -- python_function events by run and Python id (the last one, as tb_plugin's dict)
+  SELECT run_id, pid, ppid, name, module_id FROM (
+    SELECT r.run_id, json_extract(r.args, '$."Python id"') AS pid, json_extract(r.args, '$."Python parent id"') AS ppid,
            n.value AS name, json_extract(r.args, '$."Python module id"') AS module_id,
-           row_number() OVER (PARTITION BY json_extract(r.args, '$."Python id"') ORDER BY r.id DESC) AS rn
+           row_number() OVER (PARTITION BY r.run_id, json_extract(r.args, '$."Python id"') ORDER BY r.id DESC) AS rn
     FROM ranges r JOIN strings n ON n.id = r.name_id JOIN strings c ON c.id = r.category_id
-    WHERE r.run_id = (SELECT run_id FROM sel) AND r.kind = 5 AND lower(c.value) = 'python_function'
+    WHERE r.run_id IN (SELECT run_id FROM mruns) AND r.kind = 5 AND lower(c.value) = 'python_function'
       AND json_extract(r.args, '$."Python id"') IS NOT NULL)
   WHERE rn = 1
 ),
-up(mod, cur) AS (  -- from each module up through non-module Python ancestors
-  SELECT pid, ppid FROM pyev WHERE module_id IS NOT NULL
+up(run_id, mod, cur) AS (  -- from each module up through non-module Python ancestors
+  SELECT run_id, pid, ppid FROM pyev WHERE module_id IS NOT NULL
   UNION
-  SELECT u.mod, e.ppid FROM up u JOIN pyev e ON e.pid = u.cur WHERE e.module_id IS NULL
+  SELECT u.run_id, u.mod, e.ppid FROM up u JOIN pyev e ON e.run_id = u.run_id AND e.pid = u.cur
+  WHERE e.module_id IS NULL
 ),
 modparent AS MATERIALIZED (  -- module Python id -> its parent module's Python id (NULL for a top module)
-  SELECT u.mod AS pid, max(CASE WHEN e.module_id IS NOT NULL THEN u.cur END) AS parent
-  FROM up u LEFT JOIN pyev e ON e.pid = u.cur GROUP BY u.mod
+  SELECT u.run_id, u.mod AS pid, max(CASE WHEN e.module_id IS NOT NULL THEN u.cur END) AS parent
+  FROM up u LEFT JOIN pyev e ON e.run_id = u.run_id AND e.pid = u.cur GROUP BY u.run_id, u.mod
 ),
-tree(pid, key, path, depth, name, module_id) AS (
-  SELECT m.pid, e.name || char(2) || printf('%020d', e.module_id), replace(e.name, 'nn.Module: ', ''), 0,
+tree(run_id, pid, key, path, depth, name, module_id) AS (
+  SELECT m.run_id, m.pid, e.name || char(2) || printf('%020d', e.module_id), replace(e.name, 'nn.Module: ', ''), 0,
          e.name, e.module_id
-  FROM modparent m JOIN pyev e ON e.pid = m.pid WHERE m.parent IS NULL
+  FROM modparent m JOIN pyev e ON e.run_id = m.run_id AND e.pid = m.pid WHERE m.parent IS NULL
   UNION ALL
-  SELECT m.pid, t.key || char(1) || e.name || char(2) || printf('%020d', e.module_id),
+  SELECT m.run_id, m.pid, t.key || char(1) || e.name || char(2) || printf('%020d', e.module_id),
          t.path || '/' || replace(e.name, 'nn.Module: ', ''), t.depth + 1, e.name, e.module_id
-  FROM tree t JOIN modparent m ON m.parent = t.pid JOIN pyev e ON e.pid = m.pid
+  FROM tree t JOIN modparent m ON m.run_id = t.run_id AND m.parent = t.pid
+  JOIN pyev e ON e.run_id = m.run_id AND e.pid = m.pid
   WHERE t.depth < 1000
 ),
-rows_ AS (SELECT DISTINCT key, path, depth, name, module_id FROM tree)
-SELECT r.path, r.depth, replace(r.name, 'nn.Module: ', '') AS name, r.module_id,
+rows_ AS (SELECT DISTINCT run_id, key, path, depth, name, module_id FROM tree)
+SELECT r.run_id, r.path, r.depth, replace(r.name, 'nn.Module: ', '') AS name, r.module_id,
        coalesce(a.occurrences, 0) AS occurrences, coalesce(a.operators, 0) AS operators,
        coalesce(a.host_total_ns, 0) AS host_total_ns, coalesce(a.host_self_ns, 0) AS host_self_ns,
        coalesce(a.device_total_ns, 0) AS device_total_ns, coalesce(a.device_self_ns, 0) AS device_self_ns,
        CAST(round(CASE WHEN a.device_total_ns > 0 THEN 1.0 * a.device_total_ns / a.occurrences
                        ELSE 1.0 * a.host_total_ns / a.occurrences END) AS INTEGER) AS avg_ns
-FROM rows_ r LEFT JOIN magg a ON a.name = r.name AND a.module_id = r.module_id
-WHERE EXISTS (SELECT 1 FROM tnodes WHERE is_mod)
-ORDER BY r.key
+FROM rows_ r LEFT JOIN magg a ON a.run_id = r.run_id AND a.name = r.name AND a.module_id = r.module_id
+WHERE r.run_id IN (SELECT run_id FROM mruns)
+ORDER BY r.run_id, r.key
 LIMIT coalesce(:limit, -1);

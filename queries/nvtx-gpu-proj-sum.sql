@@ -11,7 +11,9 @@
 -- totals can exceed the capture. time_pct is the share of total_proj_ns over all rows;
 -- avg/stddev (sample, 0 for one instance) rounded to 0.1 ns, proj_med_ns exact; averages of ops,
 -- level and children rounded to 0.01. Sorted by total_proj_ns descending.
--- Runs: all runs together unless --run ID (:run). Parameters: :run, :limit.
+-- Runs: all runs together unless --run ID (:run). No run_id column: rows are keyed by range
+-- name and style, which mean the same in every run, so a row sums over the runs as nsys's do.
+-- Parameters: :run, :limit.
 -- Needs the profq extension (nvtx_gpu_proj, median, stddev): see top-kernels.sql.
 WITH p AS (
   SELECT coalesce(ds.value, '') || ':' || n.value AS range,

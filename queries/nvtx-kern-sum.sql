@@ -2,7 +2,7 @@
 .load build/profq
 --
 -- Columns: pid, tid, range, style, nvtx_inst, kern_inst, total_ns, avg_ns, med_ns, min_ns, max_ns,
--- stddev_ns, kernel_name.
+-- stddev_ns, kernel_name, run_id.
 -- A kernel is attributed to every NVTX range (push/pop or start/end, ended on the thread it
 -- started on) on the thread of its launching API call whose [start, end] contains the call's
 -- [start, end] -- not only the innermost, so same-named nested ranges count a kernel twice (nsys
@@ -11,7 +11,8 @@
 -- last NVTX timestamp. Sorted by total_ns descending.
 -- The (range, kernel) pairs come from the extension's nvtx_kernel_ranges table-valued function
 -- (the sweep behind nvtx_gpu_proj), not from a range join.
--- Runs: all runs together unless --run ID (:run). Parameters: :run, :limit.
+-- Runs: all runs unless --run ID (:run), each its own rows (run_id column): pid and tid are the
+-- run's own numbers, which another run can repeat. Parameters: :run, :limit.
 -- Needs the profq extension (median, stddev): see top-kernels.sql for how it is loaded.
 WITH x AS (
   SELECT r.thread_id, r.id AS range_id, r.name_id, r.domain_id, r.kind,
@@ -28,12 +29,12 @@ WITH x AS (
 SELECT t.pid, t.tid, coalesce(ds.value, '') || ':' || n.value AS range,
        CASE g.kind WHEN 0 THEN 'PushPop' ELSE 'StartEnd' END AS style, nvtx_inst, kern_inst,
        total_ns, round(avg_ns, 1) AS avg_ns, med_ns, min_ns, max_ns,
-       round(stddev_ns, 1) AS stddev_ns, kn.value AS kernel_name
+       round(stddev_ns, 1) AS stddev_ns, kn.value AS kernel_name, t.run_id
 FROM g
 JOIN strings n ON n.id = g.name_id
 JOIN strings kn ON kn.id = g.kname_id
 LEFT JOIN nvtx_domains nd ON nd.id = g.domain_id
 LEFT JOIN strings ds ON ds.id = nd.name_id
 LEFT JOIN v_threads t ON t.thread_id = g.thread_id
-ORDER BY total_ns DESC, kern_inst DESC, range, kernel_name
+ORDER BY total_ns DESC, kern_inst DESC, range, kernel_name, t.run_id
 LIMIT coalesce(:limit, -1);

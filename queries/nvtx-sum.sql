@@ -7,7 +7,9 @@
 -- (end_ns NULL) lasts until the run's last NVTX timestamp. time_pct is the share of the total of
 -- all rows of this report; avg/stddev (sample, 0 for one instance) rounded to 0.1 ns; med_ns exact.
 -- Framework ranges (PyTorch operators, annotations) are not NVTX: see range-sum.
--- Runs: all runs together unless --run ID (:run). Parameters: :run, :limit.
+-- Runs: all runs together unless --run ID (:run). No run_id column: rows are keyed by range
+-- name and style, which mean the same in every run, so a row sums over the runs as nsys's do.
+-- Parameters: :run, :limit.
 -- Needs the profq extension (median, stddev): see top-kernels.sql for how it is loaded.
 WITH last AS (
   SELECT run_id, max(ts) AS ts FROM (

@@ -1,18 +1,19 @@
 -- PyTorch operator view (tb_plugin): calls, device and host self/total time, Tensor Core use per operator
 -- option by=name|name+input-shape (default name): one row per operator name, or per name and input shapes (tb_plugin's group by input shape)
 .load build/profq
--- Columns: name, input_shape (the "Input Dims" JSON; NULL unless :by = 'name+input-shape'), calls,
+-- Columns: run_id, name, input_shape (the "Input Dims" JSON; NULL unless :by = 'name+input-shape'), calls,
 -- device_self_ns, device_total_ns, host_self_ns, host_total_ns, tc_eligible (1/0),
--- tc_self_pct, tc_total_pct, tc_eligible_ops_kernel_pct (one value for the run, on every row).
--- Sorted by device_self_ns (host_self_ns when there is no device time).
--- Parameters: :by = 'name' (default) or 'name+input-shape'; :run (default: the lowest run id).
+-- tc_self_pct, tc_total_pct, tc_eligible_ops_kernel_pct (one value for the run, on every row of
+-- it). Per run that holds PyTorch operators (an nsys export has none), sorted by device_self_ns
+-- (host_self_ns when the run has no device time).
+-- Parameters: :by = 'name' (default) or 'name+input-shape'; :run (default: every run).
 --
 -- Definition: tb_plugin 0.4.3 operator view (pytorch/kineto tb_plugin/torch_tb_profiler/profiler/
 -- node.py, op_tree.py, op_agg.py at 041e7ce9; notes/kineto_hta.md §1.5):
 --  * tree: per thread, the host ranges tb_plugin builds nodes for (cpu_op, cat "python",
 --    ProfilerStep#N, DataLoader and Optimizer.step* annotations, nccl:/gloo: annotations) nested by
 --    time containment (sorted by start, then longest first); found with the extension's
---    interval_join(..., 'contains').
+--    interval_join(..., 'contains'), one sweep over every selected run (threads are per run).
 --  * a runtime call belongs to the node with its external id; its device events (kernels,
 --    memcpys, memsets with its correlation id) are the node's own device time.
 --  * host_total = duration; host_self = duration - direct children's durations - own runtime calls;
@@ -32,11 +33,11 @@
 --    intermediate nodes' own runtime calls are dropped, as in tb_plugin and the autograd profiler.
 --  * not reproduced: the module-view regrouping of backward ops.
 WITH
-sel AS (SELECT coalesce(:run, (SELECT min(id) FROM runs)) AS run_id),
 node_filter(sql) AS (SELECT
   'SELECT r.id, r.thread_id, r.start_ns, r.end_ns FROM ranges r JOIN strings n ON n.id = r.name_id
      LEFT JOIN strings c ON c.id = r.category_id
-    WHERE r.run_id = ' || (SELECT run_id FROM sel) || ' AND r.end_ns IS NOT NULL AND (r.kind = 2
+    WHERE ' || CASE WHEN :run IS NULL THEN '1' ELSE 'r.run_id = ' || CAST(:run AS INTEGER) END || '
+      AND r.end_ns IS NOT NULL AND (r.kind = 2
        OR (r.kind = 5 AND lower(c.value) = ''python'')
        OR (r.kind = 3 AND (n.value GLOB ''ProfilerStep#*'' OR n.value GLOB ''Optimizer.step*''
            OR (n.value GLOB ''enumerate(DataLoader)#*'' AND n.value GLOB ''*.__next__'')
@@ -58,10 +59,10 @@ parent AS MATERIALIZED (
   WHERE rn = 1
 ),
 tnodes AS MATERIALIZED (  -- the tree's nodes (same filter as node_filter)
-  SELECT r.id, r.thread_id, r.start_ns, r.end_ns, r.kind, r.external_id, n.value AS name,
+  SELECT r.run_id, r.id, r.thread_id, r.start_ns, r.end_ns, r.kind, r.external_id, n.value AS name,
          coalesce(json_extract(r.args, '$."Input Dims"'), json_extract(r.args, '$."Input dims"'), '[]') AS shape
   FROM ranges r JOIN strings n ON n.id = r.name_id LEFT JOIN strings c ON c.id = r.category_id
-  WHERE r.run_id = (SELECT run_id FROM sel) AND r.end_ns IS NOT NULL AND (r.kind = 2
+  WHERE (:run IS NULL OR r.run_id = :run) AND r.end_ns IS NOT NULL AND (r.kind = 2
        OR (r.kind = 5 AND lower(c.value) = 'python')
        OR (r.kind = 3 AND (n.value GLOB 'ProfilerStep#*' OR n.value GLOB 'Optimizer.step*'
            OR (n.value GLOB 'enumerate(DataLoader)#*' AND n.value GLOB '*.__next__')
@@ -70,8 +71,10 @@ tnodes AS MATERIALIZED (  -- the tree's nodes (same filter as node_filter)
              'nccl:reduce_scatter', 'gloo:broadcast', 'gloo:reduce', 'gloo:all_reduce',
              'gloo:all_gather', 'gloo:reduce_scatter'))))
 ),
+truns AS MATERIALIZED (SELECT DISTINCT run_id FROM tnodes),
 owner AS MATERIALIZED (  -- external id -> node (the first one, as tb_plugin pops the runtimes once)
-  SELECT external_id, min(id) AS id FROM tnodes WHERE external_id IS NOT NULL GROUP BY external_id
+  SELECT run_id, external_id, min(id) AS id FROM tnodes WHERE external_id IS NOT NULL
+  GROUP BY run_id, external_id
 ),
 dev AS (
   SELECT process_id, correlation_id, end_ns - start_ns AS dur, 1 AS is_k,
@@ -79,11 +82,11 @@ dev AS (
            'dgrad_1x1_stride_2x2', 'first_layer_wgrad_kernel', 'conv1x1', 'conv2d_c1_k1', 'direct_group',
            'xmma_implicit_gemm', 'xmma_sparse_conv', 'xmma_warp_specialized_implicit_gemm', 'xmma_gemm',
            'xmma_sparse_gemm', 'c1688') AS tc
-  FROM kernels k JOIN strings n ON n.id = k.name_id WHERE k.run_id = (SELECT run_id FROM sel)
+  FROM kernels k JOIN strings n ON n.id = k.name_id WHERE k.run_id IN (SELECT run_id FROM truns)
   UNION ALL
-  SELECT process_id, correlation_id, end_ns - start_ns, 0, 0 FROM memcpys WHERE run_id = (SELECT run_id FROM sel)
+  SELECT process_id, correlation_id, end_ns - start_ns, 0, 0 FROM memcpys WHERE run_id IN (SELECT run_id FROM truns)
   UNION ALL
-  SELECT process_id, correlation_id, end_ns - start_ns, 0, 0 FROM memsets WHERE run_id = (SELECT run_id FROM sel)
+  SELECT process_id, correlation_id, end_ns - start_ns, 0, 0 FROM memsets WHERE run_id IN (SELECT run_id FROM truns)
 ),
 devc AS MATERIALIZED (
   SELECT process_id, correlation_id, total(dur) AS dev_ns, total(CASE WHEN tc THEN dur END) AS tc_ns,
@@ -92,9 +95,9 @@ devc AS MATERIALIZED (
 ),
 rt AS MATERIALIZED (  -- runtime calls with the device time they launched
   SELECT o.id AS node, a.end_ns - a.start_ns AS rt_dur, d.dev_ns, d.tc_ns, d.k_ns
-  FROM api_calls a JOIN owner o ON o.external_id = a.external_id
+  FROM api_calls a JOIN owner o ON o.run_id = a.run_id AND o.external_id = a.external_id
   LEFT JOIN devc d ON d.process_id = a.process_id AND d.correlation_id = a.correlation_id
-  WHERE a.run_id = (SELECT run_id FROM sel) AND a.api_kind = 0
+  WHERE a.run_id IN (SELECT run_id FROM truns) AND a.api_kind = 0
 ),
 own AS MATERIALIZED (  -- every node, with its own runtime calls' time and their device time
   SELECT node, total(rt_dur) AS rt_ns, total(dev_ns) AS dev_ns, total(tc_ns) AS tc_ns, total(k_ns) AS k_ns
@@ -138,8 +141,8 @@ desc_elig AS MATERIALIZED (
   SELECT DISTINCT p.a AS id FROM pairs p JOIN tnodes x ON x.id = p.d WHERE x.name IN (SELECT name FROM tc_list)
 ),
 child_dur AS MATERIALIZED (SELECT p.a AS id, total(x.end_ns - x.start_ns) AS ns FROM parent p JOIN ranges x ON x.id = p.d GROUP BY p.a),
-stats AS (
-  SELECT r.id, n.value AS name,
+stats AS MATERIALIZED (
+  SELECT r.run_id, r.id, n.value AS name,
          coalesce(json_extract(r.args, '$."Input Dims"'), json_extract(r.args, '$."Input dims"'), '[]') AS shape,
          r.end_ns - r.start_ns AS host_total,
          r.end_ns - r.start_ns - coalesce(cd.ns, 0) - o.rt_ns AS host_self,
@@ -155,30 +158,34 @@ stats AS (
         OR n.value IN ('DataParallel.forward', 'DistributedDataParallel.forward'))
 ),
 self_elig AS MATERIALIZED (  -- kept nodes eligible by themselves
-  SELECT e.node, e.k_ns FROM eown e JOIN tnodes t ON t.id = e.node
+  SELECT t.run_id, e.node, e.k_ns FROM eown e JOIN tnodes t ON t.id = e.node
   WHERE t.name IN (SELECT name FROM tc_list)
      OR (t.kind = 2 AND t.name NOT GLOB 'ProfilerStep#*' AND e.tc_ns > 0)
 ),
-tc_ops AS (  -- tb_plugin's tc_eligible_ops_kernel_ratio, in percent
-  SELECT coalesce(round(100.0 * (SELECT total(s.k_ns) FROM self_elig s
-                                 WHERE NOT EXISTS (SELECT 1 FROM pairs p JOIN self_elig b ON b.node = p.d
-                                                   WHERE p.a = s.node))
-                        / nullif((SELECT total(k_self) FROM stats), 0), 2), 0.0) AS pct
+bottom AS (  -- per run: kernel time of the eligible nodes with no eligible node below them
+  SELECT s.run_id, total(s.k_ns) AS ns FROM self_elig s
+  WHERE NOT EXISTS (SELECT 1 FROM pairs p JOIN self_elig b ON b.node = p.d WHERE p.a = s.node)
+  GROUP BY s.run_id
 ),
-agg AS (
-  SELECT name, CASE WHEN :by = 'name+input-shape' THEN shape END AS input_shape, count(*) AS calls,
+tc_ops AS (  -- tb_plugin's tc_eligible_ops_kernel_ratio, in percent, per run
+  SELECT t.run_id, coalesce(round(100.0 * b.ns / nullif(t.ns, 0), 2), 0.0) AS pct
+  FROM (SELECT run_id, total(k_self) AS ns FROM stats GROUP BY run_id) t LEFT JOIN bottom b USING (run_id)
+),
+agg AS MATERIALIZED (
+  SELECT run_id, name, CASE WHEN :by = 'name+input-shape' THEN shape END AS input_shape, count(*) AS calls,
          CAST(sum(dev_self) AS INTEGER) AS device_self_ns, CAST(sum(dev_total) AS INTEGER) AS device_total_ns,
          CAST(sum(host_self) AS INTEGER) AS host_self_ns, sum(host_total) AS host_total_ns,
          max(elig OR tc_total > 0) AS tc_eligible,
          round(100.0 * sum(tc_self) / nullif(sum(dev_self), 0), 2) AS tc_self_pct,
          round(100.0 * sum(tc_total) / nullif(sum(dev_total), 0), 2) AS tc_total_pct
   FROM stats
-  GROUP BY name, CASE WHEN :by = 'name+input-shape' THEN shape END
-)
-SELECT name, input_shape, calls, device_self_ns, device_total_ns, host_self_ns, host_total_ns,
+  GROUP BY run_id, name, CASE WHEN :by = 'name+input-shape' THEN shape END
+),
+has_dev AS (SELECT run_id, sum(device_self_ns) > 0 AS d FROM agg GROUP BY run_id)
+SELECT run_id, name, input_shape, calls, device_self_ns, device_total_ns, host_self_ns, host_total_ns,
        tc_eligible, coalesce(tc_self_pct, 0.0) AS tc_self_pct, coalesce(tc_total_pct, 0.0) AS tc_total_pct,
-       (SELECT pct FROM tc_ops) AS tc_eligible_ops_kernel_pct
-FROM agg
+       t.pct AS tc_eligible_ops_kernel_pct
+FROM agg JOIN has_dev h USING (run_id) LEFT JOIN tc_ops t USING (run_id)
 WHERE coalesce(:by, 'name') IN ('name', 'name+input-shape')
-ORDER BY CASE WHEN (SELECT sum(device_self_ns) FROM agg) > 0 THEN device_self_ns ELSE host_self_ns END DESC, name
+ORDER BY run_id, CASE WHEN h.d THEN device_self_ns ELSE host_self_ns END DESC, name
 LIMIT coalesce(:limit, -1);

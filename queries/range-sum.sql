@@ -10,7 +10,9 @@
 -- percentages can add up to more than 100. NVTX ranges are named by their message (no domain
 -- prefix); ranges never closed, Python function ranges, GPU annotations and profiler overhead are
 -- left out. mean_ns rounded to 0.1 ns, wall_pct to 0.01. Sorted by total_ns descending.
--- Runs: all runs together unless --run ID (:run). Parameters: :run, :limit, :kind.
+-- Runs: all runs together unless --run ID (:run); no run_id column: rows are keyed by range name
+-- and kind, which mean the same in every run (wall_pct is over the selected runs' wall time).
+-- Parameters: :run, :limit, :kind.
 -- Plain SQL (no extension function needed); the .load line is harmless.
 WITH sel AS (
   SELECT r.run_id, r.name_id, r.kind, r.start_ns, r.end_ns

@@ -7,7 +7,8 @@
 -- of all rows of this report (not of wall time), rounded to 0.1 like nsys; avg_ns and stddev_ns
 -- (sample, n - 1; 0 for one instance) are rounded to 0.1 ns; med_ns is exact. Sorted by total_ns
 -- descending, then instances, then name. --limit N keeps the first N rows (time_pct unchanged).
--- Runs: every run of the database together (a name seen in two runs is one row); --run ID (the
+-- Runs: every run of the database together (a name seen in two runs is one row; no run_id
+-- column, as rows are keyed by kernel name, which means the same in every run); --run ID (the
 -- :run parameter) keeps one run.
 -- Parameters (sqlite3: sqlite3 -cmd ".param set :by 'short-name'" profile.db < this file):
 --   :by, :run, :limit. Unset parameters are NULL and mean the default.

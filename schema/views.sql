@@ -147,3 +147,102 @@ LEFT JOIN processes p ON p.id = y.process_id
 LEFT JOIN threads t ON t.id = y.thread_id
 LEFT JOIN devices d ON d.id = y.device_id
 LEFT JOIN streams s ON s.id = y.stream_id;
+
+-- tb_plugin's training steps (TensorBoard profiler plugin 0.4.3, event_parser.py StepParser; the
+-- step-breakdown, gpu-summary and dist-summary reports read them). Per run:
+--  * host steps: the ProfilerStep#N cpu_op / user_annotation ranges (step = N). Without any, one
+--    step 0 spanning the cpu_op and python (category "python") ranges. Runs without either (an
+--    nsys export) have no steps.
+--  * a runtime call (api_kind 0) inside a host step belongs to it; the kernels, memcpys and
+--    memsets it launched (same process and correlation id) are the step's device events. When
+--    some step launched device work, steps are extended: prev_end starts at the first host step's
+--    start, raised to the end of any device event launched by no step that ends before the first
+--    step's first device start; start = max(prev_end, host start), end = max(host end, last device
+--    end, start); prev_end = end. Steps after the last one that launched device work are dropped,
+--    and that one too if it launched < 0.8x the device events of the step before it.
+-- step_index counts a run's steps from 0 in time order.
+CREATE VIEW v_tb_steps AS
+WITH
+pstep AS (
+  SELECT r.run_id, CAST(substr(n.value, 14) AS INTEGER) AS step, r.start_ns AS hs, r.end_ns AS he
+  FROM ranges r JOIN strings n ON n.id = r.name_id
+  WHERE r.kind IN (2, 3) AND r.end_ns IS NOT NULL AND n.value GLOB 'ProfilerStep#*'
+),
+host_steps AS (
+  SELECT run_id, step, hs, he FROM pstep
+  UNION ALL
+  SELECT r.run_id, 0, min(r.start_ns), max(r.end_ns)   -- no ProfilerStep: cpu_op and python ranges
+  FROM ranges r LEFT JOIN strings c ON c.id = r.category_id
+  WHERE r.end_ns IS NOT NULL AND (r.kind = 2 OR (r.kind = 5 AND lower(c.value) = 'python'))
+    AND r.run_id NOT IN (SELECT run_id FROM pstep)
+  GROUP BY r.run_id
+),
+hsteps AS MATERIALIZED (
+  SELECT run_id, row_number() OVER (PARTITION BY run_id ORDER BY hs, he) - 1 AS idx, step, hs, he
+  FROM host_steps
+),
+rt_step AS MATERIALIZED (  -- runtime calls lying inside a host step
+  SELECT s.run_id, s.idx, a.process_id, a.correlation_id
+  FROM hsteps s JOIN api_calls a
+    ON a.run_id = s.run_id AND a.start_ns >= s.hs AND a.start_ns <= s.he AND a.end_ns <= s.he
+  WHERE a.api_kind = 0
+),
+dev_step AS MATERIALIZED (  -- device events launched from inside a step
+  SELECT r.run_id, r.idx, 'k' AS t, d.id, d.start_ns, d.end_ns
+  FROM rt_step r JOIN kernels d ON d.process_id = r.process_id AND d.correlation_id = r.correlation_id
+  UNION ALL
+  SELECT r.run_id, r.idx, 'c', d.id, d.start_ns, d.end_ns
+  FROM rt_step r JOIN memcpys d ON d.process_id = r.process_id AND d.correlation_id = r.correlation_id
+  UNION ALL
+  SELECT r.run_id, r.idx, 's', d.id, d.start_ns, d.end_ns
+  FROM rt_step r JOIN memsets d ON d.process_id = r.process_id AND d.correlation_id = r.correlation_id
+),
+dstep AS MATERIALIZED (
+  SELECT s.run_id, s.idx, s.step, s.hs, s.he, min(d.start_ns) AS ds, max(d.end_ns) AS de,
+         count(d.id) AS n
+  FROM hsteps s LEFT JOIN dev_step d ON d.run_id = s.run_id AND d.idx = s.idx
+  GROUP BY s.run_id, s.idx
+),
+rs AS MATERIALIZED (  -- per run: step count, whether any step launched device work, the last one that did
+  SELECT run_id, count(*) AS steps, max(n) > 0 AS used, max(CASE WHEN n > 0 THEN idx END) AS l
+  FROM dstep GROUP BY run_id
+),
+first_ AS (SELECT run_id, hs, ds FROM dstep WHERE idx = 0),
+unowned AS (  -- end of the last device event launched by no step, ending before the first step's device work
+  SELECT f.run_id, max(d.end_ns) AS e FROM first_ f JOIN (
+    SELECT 'k' AS t, id, run_id, start_ns, end_ns FROM kernels
+    UNION ALL SELECT 'c', id, run_id, start_ns, end_ns FROM memcpys
+    UNION ALL SELECT 's', id, run_id, start_ns, end_ns FROM memsets) d
+    ON d.run_id = f.run_id AND d.start_ns < f.ds AND d.end_ns < f.ds
+  WHERE NOT EXISTS (SELECT 1 FROM dev_step x WHERE x.t = d.t AND x.id = d.id)
+  GROUP BY f.run_id
+),
+init AS (  -- prev_end before the first step
+  SELECT f.run_id, max(f.hs, coalesce(u.e, f.hs)) AS prev_end
+  FROM first_ f LEFT JOIN unowned u USING (run_id)
+),
+ext AS (
+  SELECT d.run_id, d.idx, d.step, d.hs, d.he, i.prev_end,
+         max(i.prev_end, max(max(d.he, coalesce(d.de, d.he)))
+               OVER (PARTITION BY d.run_id ORDER BY d.idx ROWS UNBOUNDED PRECEDING)) AS e
+  FROM dstep d JOIN init i USING (run_id)
+),
+ext2 AS (
+  SELECT run_id, idx, step, hs, he,
+         max(hs, coalesce(lag(e) OVER (PARTITION BY run_id ORDER BY idx), prev_end)) AS start_ns,
+         e AS end_ns
+  FROM ext
+),
+keep AS (  -- how many steps a run keeps
+  SELECT r.run_id, CASE
+    WHEN NOT r.used OR r.steps <= 1 THEN r.steps
+    WHEN r.l > 0 AND p.n * 0.8 > c.n THEN r.l
+    ELSE r.l + 1 END AS k
+  FROM rs r LEFT JOIN dstep c ON c.run_id = r.run_id AND c.idx = r.l
+  LEFT JOIN dstep p ON p.run_id = r.run_id AND p.idx = r.l - 1
+)
+SELECT e.run_id, e.idx AS step_index, e.step,
+       CASE WHEN r.used THEN e.start_ns ELSE e.hs END AS start_ns,
+       CASE WHEN r.used THEN e.end_ns ELSE e.he END AS end_ns
+FROM ext2 e JOIN rs r USING (run_id) JOIN keep k USING (run_id)
+WHERE e.idx < k.k;

@@ -3,9 +3,10 @@
 # those that are missing. Used by `make deps`, hence by `make demo`, `make test` and .ci/run.
 set -eu
 
-# Build: compilers, pkg-config and the libraries; tests: the sqlite3 CLI, prove (perl), Debian's
-# python3 (built with loadable-extension support); bench: GNU time.
-packages="gcc clang make pkg-config libsqlite3-dev libcjson-dev zlib1g-dev sqlite3 perl python3 time"
+# Build: compilers, pkg-config and the libraries (libssl-dev: libcrypto's SHA-256 for `profq
+# import`); tests: the sqlite3 CLI, prove (perl), Debian's python3 (built with loadable-extension
+# support); bench: GNU time.
+packages="gcc clang make pkg-config libsqlite3-dev libcjson-dev zlib1g-dev libssl-dev sqlite3 perl python3 time"
 
 missing=""
 for p in $packages; do

@@ -42,4 +42,32 @@ is "$(printf '%s' "$json" | py -c 'import json,sys; d = json.load(sys.stdin)["de
 is "$("$PROFQ" info demo.db --format json | py -c 'import json,sys; print(len(json.load(sys.stdin)["runs"]))')" \
 	2 "writing into an existing database adds a run"
 
+# Each run has its own span (runs of one file can be years apart): one time_span row per run, from
+# that run's first event to its last, on the Unix clock or, for run 3, its own relative one.
+cat >rel.json <<'EOF'
+[{"ph": "X", "cat": "cpu_op", "name": "a", "pid": 1, "tid": 1, "ts": 100, "dur": 50},
+ {"ph": "X", "cat": "cpu_op", "name": "b", "pid": 1, "tid": 1, "ts": 400, "dur": 25}]
+EOF
+"$PROFQ" import -q -o demo.db rel.json >/dev/null
+json=$("$PROFQ" info demo.db --format json); is "$?" 0 "three runs: info --format json exits 0"
+got=$(printf '%s' "$json" | py -c 'import json,sys
+for r in json.load(sys.stdin)["time_span"]: print(r["run"], r["first_event"], r["last_event"], r["span_s"])')
+want=$(sqlite demo.db "SELECT run_id,
+	CASE WHEN run_id < 3 THEN strftime('%Y-%m-%d %H:%M:%f', min(s) / 1e9, 'unixepoch') || ' UTC'
+	     ELSE min(s) || ' ns (relative)' END,
+	CASE WHEN run_id < 3 THEN strftime('%Y-%m-%d %H:%M:%f', max(e) / 1e9, 'unixepoch') || ' UTC'
+	     ELSE max(e) || ' ns (relative)' END,
+	round((max(e) - min(s)) / 1e9, 6) FROM (
+	SELECT run_id, start_ns s, end_ns e FROM kernels UNION ALL
+	SELECT run_id, start_ns, end_ns FROM api_calls UNION ALL
+	SELECT run_id, start_ns, end_ns FROM ranges UNION ALL
+	SELECT run_id, start_ns, end_ns FROM memcpys UNION ALL
+	SELECT run_id, ts_ns, ts_ns FROM marks UNION ALL
+	SELECT run_id, ts_ns, ts_ns FROM memory_events)
+	GROUP BY run_id ORDER BY run_id" | tr '|' ' ')
+is "$got" "$want" "time_span: one row per run, from its first event to its last"
+like "$("$PROFQ" info demo.db | sed -n '/^time_span:/,$p')" \
+	"^  3  [0-9]+ ns \\(relative\\) +[0-9]+ ns \\(relative\\) +0\\.000325$" \
+	"the table shows the relative run on its own clock: 325 µs"
+
 done_testing

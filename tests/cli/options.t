@@ -10,7 +10,7 @@ cd "$TMP"
 "$BUILD/examples/demo" demo.db
 "$BUILD/examples/demo" one.db
 if [ -f "$DATA/nsys/mock.sqlite" ]; then
-	"$PROFQ" import -o demo.db "$DATA/nsys/mock.sqlite" >/dev/null
+	"$PROFQ" import -q -o demo.db "$DATA/nsys/mock.sqlite" >/dev/null
 	runs="1, 2"
 else
 	runs="1"

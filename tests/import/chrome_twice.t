@@ -1,5 +1,6 @@
 #!/bin/sh
-# Importing the same file twice gives two runs with identical contents (every table, ids aside).
+# Importing the same file twice (--again) gives two runs with identical contents (every table, ids
+# aside).
 . "${0%/*}/../lib.sh"
 [ -d "$DATA/kineto" ] || skip_all "no $DATA/kineto"
 
@@ -13,9 +14,9 @@ for f in "$DATA/kineto/resnet50_num_workers_4/worker0.1623212756351.pt.trace.jso
 	[ -f "$f" ] || { skip "$(basename "$f") twice" "absent"; continue; }
 	db=$TMP/twice.db
 	rm -f "$db"
-	"$PROFQ" import -q -o "$db" "$f" "$f" >/dev/null
+	"$PROFQ" import -q -o "$db" --again "$f" "$f" >/dev/null
 	ok $? "$(basename "$f"): imported twice in one command"
-	"$PROFQ" import -q -o "$db" "$f" >/dev/null
+	"$PROFQ" import -q -o "$db" --again "$f" >/dev/null
 	ok $? "$(basename "$f"): and a third time later"
 	py "${0%/*}/run_dump.py" "$db" 1 >"$TMP/r1"
 	py "${0%/*}/run_dump.py" "$db" 2 >"$TMP/r2"

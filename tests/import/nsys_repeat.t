@@ -1,6 +1,6 @@
 #!/bin/sh
-# Importing the same nsys export twice gives two runs with identical contents: every table,
-# ids and run_id aside (tests/import/nsys_compare.py resolves ids to what they stand for).
+# Importing the same nsys export twice (--again) gives two runs with identical contents: every
+# table, ids and run_id aside (tests/import/nsys_compare.py resolves ids to what they stand for).
 . "${0%/*}/../lib.sh"
 
 NSYS=$DATA/nsys
@@ -12,8 +12,8 @@ for name in h100_2gpu_1s.sqlite report1.sqlite mock.sqlite; do
 	db=$TMP/$name.db
 	"$PROFQ" import -q -o "$db" "$f" >/dev/null
 	ok $? "$name: first import"
-	"$PROFQ" import -q -o "$db" "$f" >/dev/null
-	ok $? "$name: second import"
+	"$PROFQ" import -q -o "$db" --again "$f" >/dev/null
+	ok $? "$name: second import (--again)"
 	out=$(py "$TOP/tests/import/nsys_compare.py" 1 2 "$db")
 	ok $? "$name: both runs hold the same rows in every table"
 	like "$out" '^[0-9]+$' "$name: rows compared: $out"

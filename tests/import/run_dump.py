@@ -23,6 +23,8 @@ for t in ["runs"] + tables:
     if t == "run_metadata":
         order = "key"
     for row in db.execute(f"SELECT * FROM {t} WHERE {key} = ? ORDER BY {order}", (run,)):
+        if t == "run_metadata" and row[1] == "source_sha256":
+            continue  # which bytes were read (plain or gzip), like the path: not what they hold
         out = []
         for c, v in zip(cols, row):
             if c in ("id", "run_id", "created_utc"):

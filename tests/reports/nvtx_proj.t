@@ -38,11 +38,11 @@ VALUES (1, 1, 2600, 2650, 3, 64);
 SQL
 
 is "$("$PROFQ" nvtx-gpu-proj-trace p.db --format csv)" \
-"name,proj_start_ns,proj_duration_ns,orig_start_ns,orig_duration_ns,style,pid,tid,num_gpu_ops,level,num_child,range_id,parent_id
-:outer,2000,1100,0,1000,PushPop,100,100,5,0,3,10,
-:inner,2000,100,100,100,PushPop,100,100,1,1,0,11,10
-:inner,2200,450,300,100,PushPop,100,100,2,1,0,12,10
-:other,2700,100,0,1000,PushPop,100,101,1,0,0,14," "trace: hand-worked projection"
+"name,proj_start_ns,proj_duration_ns,orig_start_ns,orig_duration_ns,style,pid,tid,num_gpu_ops,level,num_child,range_id,parent_id,run_id
+:outer,2000,1100,0,1000,PushPop,100,100,5,0,3,10,,1
+:inner,2000,100,100,100,PushPop,100,100,1,1,0,11,10,1
+:inner,2200,450,300,100,PushPop,100,100,2,1,0,12,10,1
+:other,2700,100,0,1000,PushPop,100,101,1,0,0,14,,1" "trace: hand-worked projection"
 
 is "$("$PROFQ" nvtx-gpu-proj-sum p.db --format csv)" \
 "time_pct,total_proj_ns,total_range_ns,range_instances,proj_avg_ns,proj_med_ns,proj_min_ns,proj_max_ns,proj_stddev_ns,total_gpu_ops,avg_gpu_ops,avg_range_level,avg_num_child,style,range

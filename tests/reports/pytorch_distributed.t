@@ -31,7 +31,7 @@ ops() {
 		awk -F, '{ printf "%s:[%s, %s, %s, %s, %s, %.0f, %s, %.0f]\n", $1, $3, $4, $5, $6, $7 / 1000, $7 / 1000 / $4, $9 / 1000, $9 / 1000 / $4 }'
 }
 steps() {
-	"$PROFQ" step-breakdown "$1" --run "$2" --format csv | sed 1d | head -1 | awk -F, '{
+	"$PROFQ" step-breakdown "$1" --run "$2" --format csv | cut -d, -f2- | sed 1d | head -1 | awk -F, '{
 		printf "%s:", $1; for (i = 2; i <= NF; i++) printf "%s%s", $i / 1000, (i < NF ? "," : "") }'
 }
 

@@ -32,14 +32,14 @@ trace_end
   cat "$TMP/f.json"; printf '}\n'; } >"$TMP/fd.json"
 import_trace "$TMP/fd.json" "$TMP/f.db"
 
-is "$("$PROFQ" kernel-flops "$TMP/f.db" --format csv | sed 1d)" \
+is "$("$PROFQ" kernel-flops "$TMP/f.db" --format csv | cut -d, -f2- | sed 1d)" \
 "ampere_sgemm_64x64_nn,aten::mm,1,12000,4194304,229376,0.3495,1.79,18.2857,compute,0,fp32
 ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_nn,aten::addmm,1,8000,6710886,249446,0.8389,0.27,26.9032,memory,1,fp16
 splitKreduce_kernel,aten::addmm,1,2000,1677722,62362,0.8389,0.27,26.903,memory,0,fp16
 implicit_convolve_sgemm,aten::conv2d,1,5000,1000000,,0.2,1.03,,,0,fp32
 orphan,,1,1000,,,,,,,0,fp32" "kernel-flops: per kernel"
 
-is "$("$PROFQ" kernel-flops "$TMP/f.db" --param by=op --format csv | sed 1d)" \
+is "$("$PROFQ" kernel-flops "$TMP/f.db" --param by=op --format csv | cut -d, -f2- | sed 1d)" \
 ",aten::mm,1,12000,4194304,229376,0.3495,1.79,18.2857,compute,0,fp32
 ,aten::addmm,2,10000,8388608,311808,0.8389,0.27,26.9031,memory,1,fp16
 ,aten::conv2d,1,5000,1000000,,0.2,1.03,,,0,fp32

@@ -29,7 +29,7 @@ trace_end
 sed -i 's/ *# .*$//' "$TMP/m.json"
 import_trace "$TMP/m.json" "$TMP/m.db"
 
-is "$("$PROFQ" memory-curve "$TMP/m.db" --format csv | sed 1d)" \
+is "$("$PROFQ" memory-curve "$TMP/m.db" --format csv | cut -d, -f2- | sed 1d)" \
 "550000,CPU,64,
 800000,CPU,0,
 165000,GPU0,512,2097152
@@ -41,7 +41,7 @@ is "$("$PROFQ" memory-curve "$TMP/m.db" --format csv | sed 1d)" \
 580000,GPU1,150," "memory-curve: Total Allocated/Reserved on GPU0, running sums on CPU and GPU1"
 
 # device,name,calls,size_inc,self_size_inc,alloc_count,self_alloc_count,alloc_size,self_alloc_size
-is "$("$PROFQ" memory-sum "$TMP/m.db" --format csv | sed 1d)" \
+is "$("$PROFQ" memory-sum "$TMP/m.db" --format csv | cut -d, -f2- | sed 1d)" \
 "CPU,aten::relu,1,64,64,1,1,64,64
 GPU0,aten::empty,2,1536,1536,2,2,1536,1536
 GPU0,aten::relu,1,1024,0,1,0,1024,0

@@ -28,20 +28,20 @@ X Runtime cudaLaunchKernel 123 215 5 '"correlation": 1001, "external id": 5'
 trace_end
 import_trace "$TMP/tc.json" "$TMP/tc.db"
 # op rows as name,tc_eligible,tc_self_pct,tc_total_pct (tb_plugin's ratios, here in percent)
-is "$("$PROFQ" op-sum "$TMP/tc.db" --format csv | sed 1d | cut -d, -f1,8-10 | sort)" \
+is "$("$PROFQ" op-sum "$TMP/tc.db" --format csv | cut -d, -f2- | sed 1d | cut -d, -f1,8-10 | sort)" \
 "aten::conv2d,1,0.0,60.0
 aten::cudnn_convolution,1,100.0,100.0
 op_no_tc,0,0.0,0.0" "test_tensor_core: conv2d eligible, tc self 0, tc total 15/(15+10); cudnn_convolution 1.0; op_no_tc 0"
 # kernel+op rows as name,op,tensor_cores_used,op_tc_eligible
-is "$("$PROFQ" kernel-sum "$TMP/tc.db" --param by=kernel+op --format csv | sed 1d | cut -d, -f1,2,7,15 | sort)" \
+is "$("$PROFQ" kernel-sum "$TMP/tc.db" --param by=kernel+op --format csv | cut -d, -f2- | sed 1d | cut -d, -f1,2,7,15 | sort)" \
 "kernel_no_tc,op_no_tc,0,0
 volta_fp16_s884cudnn_fp16_128x128_ldg8_splitK_relu_f2f_exp_small_nhwc_tn_v1,aten::cudnn_convolution,1,1" \
 	"test_tensor_core: kernels grouped by op, the s884 kernel uses Tensor Cores, op_tc_eligible as tb_plugin's"
-is "$("$PROFQ" kernel-sum "$TMP/tc.db" --format csv | sed 1d | cut -d, -f15 | sort -u)" "" \
+is "$("$PROFQ" kernel-sum "$TMP/tc.db" --format csv | cut -d, -f2- | sed 1d | cut -d, -f15 | sort -u)" "" \
 	"kernel-sum by kernel: op_tc_eligible is empty (NULL)"
 # tc_eligible_ops_kernel_ratio: the bottom eligible op (cudnn_convolution, not conv2d above it) 15
 # over all ops' own kernel time 15 + 10; on every op-sum row
-is "$("$PROFQ" op-sum "$TMP/tc.db" --format csv | sed 1d | cut -d, -f11 | sort -u)" "60.0" \
+is "$("$PROFQ" op-sum "$TMP/tc.db" --format csv | cut -d, -f2- | sed 1d | cut -d, -f11 | sort -u)" "60.0" \
 	"test_tensor_core: tc_eligible_ops_kernel_ratio = 15/(15+10)"
 
 # Not a tb_plugin test (values from running tb_plugin's code on this trace): op_tc, not in the
@@ -60,22 +60,22 @@ X Runtime cudaLaunchKernel 123 240 2 '"correlation": 1002, "external id": 3'
 X Kernel kernel_no_tc 'stream 7' 250 5 '"correlation": 1002, "external id": 3, "device": 0'
 trace_end
 import_trace "$TMP/tc2.json" "$TMP/tc2.db"
-is "$("$PROFQ" op-sum "$TMP/tc2.db" --format csv | sed 1d | cut -d, -f1,8,11 | sort)" \
+is "$("$PROFQ" op-sum "$TMP/tc2.db" --format csv | cut -d, -f2- | sed 1d | cut -d, -f1,8,11 | sort)" \
 "aten::conv2d,1,28.57
 aten::relu,0,28.57
 op_tc,1,28.57" "tc_eligible_ops_kernel_pct: an op eligible by its own Tensor Core kernel is the bottom one (10/35)"
-is "$("$PROFQ" kernel-sum "$TMP/tc2.db" --param by=kernel+op --format csv | sed 1d | cut -d, -f1,2,7,15 | sort)" \
+is "$("$PROFQ" kernel-sum "$TMP/tc2.db" --param by=kernel+op --format csv | cut -d, -f2- | sed 1d | cut -d, -f1,2,7,15 | sort)" \
 "kernel_no_tc,aten::conv2d,0,1
 kernel_no_tc,aten::relu,0,0
 volta_s884gemm_128x128,op_tc,1,0" "op_tc_eligible: the op's allowlist membership, not its promotion"
-is "$("$PROFQ" gpu-summary "$TMP/tc.db" --format csv | sed 1d | cut -d, -f1,8)" "0,60.0" \
+is "$("$PROFQ" gpu-summary "$TMP/tc.db" --format csv | cut -d, -f2- | sed 1d | cut -d, -f1,8)" "0,60.0" \
 	"test_tensor_core: profile.tc_ratio[0] = 15/(15+10)"
 
 # kops DB: kernel-sum by kernel+op as name|op|grid|block|registers|shared memory|calls|total|mean|max|min,
 # sorted (tb_plugin lists groups in first-seen order, kernel-sum by total time); an empty (NULL)
 # field printed as tb_plugin's None
 kops() {
-	"$PROFQ" kernel-sum "$1" --param by=kernel+op --format csv | sed 1d | py -c '
+	"$PROFQ" kernel-sum "$1" --param by=kernel+op --format csv | cut -d, -f2- | sed 1d | py -c '
 import csv, sys
 for r in csv.reader(sys.stdin):
     print("|".join(v if v != "" else "None" for v in r[:6] + r[7:12]))' | LC_ALL=C sort
@@ -136,7 +136,7 @@ X Operator aten::mm 456 130 70 '"Input Dims": [], "External id": 4'
 trace_end
 for t in rel1 rel2; do
 	import_trace "$TMP/$t.json" "$TMP/$t.db"
-	is "$("$PROFQ" op-sum "$TMP/$t.db" --format csv | sed 1d | cut -d, -f1,6 | sort)" \
+	is "$("$PROFQ" op-sum "$TMP/$t.db" --format csv | cut -d, -f2- | sed 1d | cut -d, -f1,6 | sort)" \
 "aten::mat_mul,30000
 aten::mm,70000" "test_operator_relation ($t): host self mat_mul 100-70, mm 70"
 done
@@ -153,7 +153,7 @@ import_trace "$TMP/dup.json" "$TMP/dup.db"
 # tb_plugin asserts one operator row with self device time 8. The other columns follow from its
 # op_tree.py remove_dup_nodes: one kept node (1 call, host total 100) holding the innermost node's
 # runtime call, so host self 100 - 20 and device total 8.
-is "$("$PROFQ" op-sum "$TMP/dup.db" --format csv | sed 1d | cut -d, -f1,3-7)" "aten::mm,1,8000,8000,80000,100000" \
+is "$("$PROFQ" op-sum "$TMP/dup.db" --format csv | cut -d, -f2- | sed 1d | cut -d, -f1,3-7)" "aten::mm,1,8000,8000,80000,100000" \
 	"test_remove_dup_nodes: the aten::mm chain is one node, device self 8"
 
 # remove_dup_nodes only collapses an only child: two same-name children stay three nodes, and
@@ -166,7 +166,7 @@ X Runtime cudaLaunchKernel 456 185 5 '"correlation": 335, "external id": 2'
 X Kernel 'void gemmSN_TN_kernel_64addr' 'stream 7' 220 8 '"correlation": 335, "external id": 2, "device": 0'
 trace_end
 import_trace "$TMP/dup2.json" "$TMP/dup2.db"
-is "$("$PROFQ" op-sum "$TMP/dup2.db" --format csv | sed 1d | cut -d, -f1,3-7)" "aten::mm,3,8000,8000,95000,160000" \
+is "$("$PROFQ" op-sum "$TMP/dup2.db" --format csv | cut -d, -f2- | sed 1d | cut -d, -f1,3-7)" "aten::mm,3,8000,8000,95000,160000" \
 	"remove_dup_nodes: not applied to a node with two children (3 calls, host self 35 + 30 + 30)"
 
 # --- test_memory_view: [memory] events on thread 123 (CPU = Device Type 0, GPU0 = 1/0)
@@ -227,7 +227,7 @@ import_trace "$TMP/mv.json" "$TMP/mv.db"
 # tb_plugin's per-op list [self increase, self alloc size, self alloc count, increase, alloc size,
 # alloc count, calls], from memory-sum's columns; both in bytes (get_memory_statistics returns
 # bytes, KB is only the UI's unit). tb_plugin's dicts list exactly these operators, 2 devices.
-is "$("$PROFQ" memory-sum "$TMP/mv.db" --format csv | sed 1d |
+is "$("$PROFQ" memory-sum "$TMP/mv.db" --format csv | cut -d, -f2- | sed 1d |
 	awk -F, '{ print $1 " " $2 " [" $5 ", " $9 ", " $7 ", " $4 ", " $8 ", " $6 ", " $3 "]" }' | LC_ALL=C sort)" \
 "CPU aten::liner [0, 100, 1, 50, 150, 2, 1]
 CPU aten::t [0, 0, 0, 50, 50, 1, 1]
@@ -275,7 +275,7 @@ import_trace "$TMP/mc.json" "$TMP/mc.db"
 # tb_plugin's curve points are [ts - profiler start (the first event, 1 µs), Total Allocated,
 # Total Reserved] in µs and bytes; memory-curve reports the absolute ts_ns (header: relative
 # times not reproduced), so the first ts is subtracted here and ns turned back into µs.
-is "$("$PROFQ" memory-curve "$TMP/mc.db" --format csv | sed 1d |
+is "$("$PROFQ" memory-curve "$TMP/mc.db" --format csv | cut -d, -f2- | sed 1d |
 	awk -F, 'NR == 1 || $1 < t0 { t0 = $1 } { row[NR] = $0 } END {
 		for (i = 1; i <= NR; i++) { split(row[i], f, ","); print f[2] " [" (f[1] - t0) / 1000 ", " f[3] ", " f[4] "]" } }')" \
 "CPU [0, 4, 0]
@@ -304,13 +304,13 @@ GPU0 [905, 0, 10240]" "TestMemoryCurve.test_memory_curve_no_step_plot: every CPU
 # --- TestMemoryCurve.test_memory_curve_step_plot: the same events with --plot step. tb_plugin
 # inserts before each point but a device's first one (its time, the previous point's values):
 # 2n - 1 points per device. All 23 + 19 points, as tb_plugin's get_memory_curve gives them.
-is "$("$PROFQ" memory-curve "$TMP/mc.db" --plot step --format csv | sed 1d |
+is "$("$PROFQ" memory-curve "$TMP/mc.db" --plot step --format csv | cut -d, -f2- | sed 1d |
 	awk -F, 'NR == 1 || $1 < t0 { t0 = $1 } { row[NR] = $0 } END {
 		for (i = 1; i <= NR; i++) { split(row[i], f, ","); printf "%s[%s, %s, %s] ", (f[2] != d ? "\n" f[2] " " : ""), (f[1] - t0) / 1000, f[3], f[4]; d = f[2] } }' | sed '1d; s/ $//')" \
 "CPU [0, 4, 0] [19, 4, 0] [19, 0, 0] [99, 0, 0] [99, 8000, 0] [199, 8000, 0] [199, 0, 0] [299, 0, 0] [299, 4, 0] [399, 4, 0] [399, 20, 0] [499, 20, 0] [499, 4020, 0] [599, 4020, 0] [599, 4004, 0] [699, 4004, 0] [699, 4084, 0] [799, 4084, 0] [799, 4080, 0] [899, 4080, 0] [899, 4000, 0] [904, 4000, 0] [904, 0, 0]
 GPU0 [1, 400, 512] [21, 400, 512] [21, 0, 512] [104, 0, 512] [104, 5000, 10240] [105, 5000, 10240] [105, 8000, 10240] [204, 8000, 10240] [204, 3000, 10240] [400, 3000, 10240] [400, 4024, 10240] [498, 4024, 10240] [498, 4028, 10240] [500, 4028, 10240] [500, 1028, 10240] [501, 1028, 10240] [501, 1024, 10240] [905, 1024, 10240] [905, 0, 10240]" \
 	"TestMemoryCurve.test_memory_curve_step_plot: 2n - 1 points per device, each inserted one at the next time with the previous values"
-is "$("$PROFQ" memory-curve "$TMP/mc.db" --param plot=step --format csv | sed 1d | wc -l | tr -d ' ')" 42 \
+is "$("$PROFQ" memory-curve "$TMP/mc.db" --param plot=step --format csv | cut -d, -f2- | sed 1d | wc -l | tr -d ' ')" 42 \
 	"memory-curve: --param plot=step works too (23 + 19 points)"
 # --- TestModuleView.test_build_module_hierarchy: python_function events (Python id / parent id,
 # modules with a Python module id) under a test_root function; three MyModule > Linear > addmm
@@ -333,7 +333,7 @@ P 'nn.Module: Conv2' 3000 211 8 1 100
 trace_end
 import_trace "$TMP/mod.json" "$TMP/mod.db"
 # module-view rows as path,depth,name,module_id,occurrences,operators,host total,host self (µs)
-is "$("$PROFQ" module-view "$TMP/mod.db" --format csv | sed 1d | awk -F, '{ print $1 "," $2 "," $3 "," $4 "," $5 "," $6 "," $7 / 1000 "," $8 / 1000 }')" \
+is "$("$PROFQ" module-view "$TMP/mod.db" --format csv | cut -d, -f2- | sed 1d | awk -F, '{ print $1 "," $2 "," $3 "," $4 "," $5 "," $6 "," $7 / 1000 "," $8 / 1000 }')" \
 "Conv2,0,Conv2,100,1,0,211,211
 MyModule,0,MyModule,0,3,0,633,447
 MyModule/Linear,1,Linear,1,3,3,186,90" \
@@ -376,13 +376,13 @@ X cpu_op aten::mse_loss 1 915 40 '"External id": 16'
 trace_end
 import_trace "$TMP/mod2.json" "$TMP/mod2.db"
 # all columns but path, times in µs
-is "$("$PROFQ" module-view "$TMP/mod2.db" --format csv | sed 1d | awk -F, '{ print $1 "," $2 "," $3 "," $4 "," $5 "," $6 "," $7 / 1000 "," $8 / 1000 "," $9 / 1000 "," $10 / 1000 "," $11 / 1000 }')" \
+is "$("$PROFQ" module-view "$TMP/mod2.db" --format csv | cut -d, -f2- | sed 1d | awk -F, '{ print $1 "," $2 "," $3 "," $4 "," $5 "," $6 "," $7 / 1000 "," $8 / 1000 "," $9 / 1000 "," $10 / 1000 "," $11 / 1000 }')" \
 "Loss,0,Loss,5,1,1,50,10,0,0,50
 Net,0,Net,0,2,1,870,224,295,5,147.5
 Net/Block,1,Block,1,2,3,450,80,220,220,110
 Net/Block,1,Block,2,1,1,190,30,70,70,70" \
 	"module-view: occurrences, operators, host/device total and self, avg as tb_plugin's"
-is "$("$PROFQ" module-view "$TMP/tc.db" --format csv | sed 1d | wc -l | tr -d ' ')" 0 "module-view: no rows without module events"
+is "$("$PROFQ" module-view "$TMP/tc.db" --format csv | cut -d, -f2- | sed 1d | wc -l | tr -d ' ')" 0 "module-view: no rows without module events"
 # --- test_self_time: aten::mat_mul > aten::mm, each launching one kernel
 trace_begin "$TMP/self.json"
 X Operator aten::mat_mul 456 100 100 '"Input Dims": [], "External id": 2'
@@ -394,7 +394,7 @@ X Runtime cudaLaunchKernel 456 170 25 '"correlation": 335, "external id": 2'
 trace_end
 import_trace "$TMP/self.json" "$TMP/self.db"
 # name,device self,device total,host self,host total in µs
-is "$("$PROFQ" op-sum "$TMP/self.db" --format csv | sed 1d | awk -F, '{ print $1 "," $4 / 1000 "," $5 / 1000 "," $6 / 1000 "," $7 / 1000 }' | sort)" \
+is "$("$PROFQ" op-sum "$TMP/self.db" --format csv | cut -d, -f2- | sed 1d | awk -F, '{ print $1 "," $4 / 1000 "," $5 / 1000 "," $6 / 1000 "," $7 / 1000 }' | sort)" \
 "aten::mat_mul,16,36,35,100
 aten::mm,20,20,30,40" "test_self_time: mat_mul device 20 + 16, self 16, host self 100 - 40 - 25; mm 20, 20, 30, 40"
 

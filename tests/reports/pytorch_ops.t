@@ -18,7 +18,7 @@ X Kernel k 'stream 7' 130 8 '"correlation": 337, "external id": 2, "device": 0'
 X Runtime cudaLaunchKernel 456 190 0 '"correlation": 337, "external id": 2'
 trace_end
 import_trace "$TMP/ext.json" "$TMP/ext.db"
-is "$("$PROFQ" op-sum "$TMP/ext.db" --format csv | sed 1d | cut -d, -f1,3,4,5 | sort)" \
+is "$("$PROFQ" op-sum "$TMP/ext.db" --format csv | cut -d, -f2- | sed 1d | cut -d, -f1,3,4,5 | sort)" \
 "aten::mat_mul,1,14000,26000
 aten::mm,1,12000,12000" "test_external_id: mat_mul device self 6+8, total 5+6+7+8; mm 5+7"
 
@@ -36,7 +36,7 @@ X Kernel 'void cunn_ClassNLLCriterion_updateGradInput_kernel<float>' 'stream 7' 
 X Runtime cudaLaunchKernel 456 405 5 '"correlation": 40348, "external id": 4'
 trace_end
 import_trace "$TMP/all.json" "$TMP/all.db"
-is "$("$PROFQ" op-sum "$TMP/all.db" --format csv | sed 1d | cut -d, -f1,3-7)" \
+is "$("$PROFQ" op-sum "$TMP/all.db" --format csv | cut -d, -f2- | sed 1d | cut -d, -f1,3-7)" \
 "aten::nll_loss_backward,1,30000,30000,35000,70000
 aten::to,1,0,0,60000,60000" "test_all_categories: two operators (DataLoader and ProfilerStep not listed), nll_loss_backward device 30, host self 35"
 
@@ -48,10 +48,10 @@ X Kernel 'ncclBroadcastRingLLKernel_copy_i8(ncclColl)' 'stream 13' 160 120318 '"
 X Kernel 'ncclBroadcastRingLLKernel_copy_i8(ncclColl)' 'stream 22' 170 132800 '"device": 0, "stream": 22, "correlation": 335, "external id": 2'
 trace_end
 import_trace "$TMP/multi.json" "$TMP/multi.db"
-is "$("$PROFQ" op-sum "$TMP/multi.db" --format csv | sed 1d | cut -d, -f1,5)" "Broadcast,253118000" \
+is "$("$PROFQ" op-sum "$TMP/multi.db" --format csv | cut -d, -f2- | sed 1d | cut -d, -f1,5)" "Broadcast,253118000" \
 	"test_runtime_launch_multipe_kernels: device time 120318 + 132800"
-is "$("$PROFQ" kernel-sum "$TMP/multi.db" --format csv | sed 1d | cut -d, -f8)" "2" "kernel-sum: 2 calls"
-is "$("$PROFQ" kernel-sum "$TMP/multi.db" --param by=kernel+op --format csv | sed 1d | wc -l | tr -d ' ')" "1" \
+is "$("$PROFQ" kernel-sum "$TMP/multi.db" --format csv | cut -d, -f2- | sed 1d | cut -d, -f8)" "2" "kernel-sum: 2 calls"
+is "$("$PROFQ" kernel-sum "$TMP/multi.db" --param by=kernel+op --format csv | cut -d, -f2- | sed 1d | wc -l | tr -d ' ')" "1" \
 	"kernel-sum by kernel+op: one row"
 
 # test_top_level_runtime: a runtime whose External id matches no operator
@@ -61,8 +61,8 @@ X Runtime cudaLaunchKernel 456 130 20 '"correlation": 335, "external id": 335'
 X Kernel 'void gemmSN_TN_kernel_64addr' 'stream 7' 220 8 '"correlation": 335, "external id": 335, "device": 0'
 trace_end
 import_trace "$TMP/top.json" "$TMP/top.db"
-is "$("$PROFQ" op-sum "$TMP/top.db" --format csv | sed 1d | cut -d, -f1,5)" "aten::mm,0" \
+is "$("$PROFQ" op-sum "$TMP/top.db" --format csv | cut -d, -f2- | sed 1d | cut -d, -f1,5)" "aten::mm,0" \
 	"test_top_level_runtime: aten::mm has no device time"
-is "$("$PROFQ" kernel-sum "$TMP/top.db" --format csv | sed 1d | cut -d, -f8)" "1" "kernel-sum: the kernel still counts"
+is "$("$PROFQ" kernel-sum "$TMP/top.db" --format csv | cut -d, -f2- | sed 1d | cut -d, -f8)" "1" "kernel-sum: the kernel still counts"
 
 done_testing

@@ -7,7 +7,7 @@
 
 # steps DB: the step rows of step-breakdown as "step:kernel,memcpy,memset,comm,runtime,dataloader,cpu,other,total" in µs
 steps() {
-	"$PROFQ" step-breakdown "$1" --format csv | sed 1d | awk -F, '{
+	"$PROFQ" step-breakdown "$1" --format csv | cut -d, -f2- | sed 1d | awk -F, '{
 		printf "%s:", $1; for (i = 2; i <= NF; i++) printf "%s%s", $i / 1000, (i < NF ? "," : ""); printf " " }'
 }
 
@@ -179,7 +179,7 @@ trace_end
 import_trace "$TMP/gu.json" "$TMP/gu.db"
 exp=$(py -c "print('1,%s,%s,%s' % (round(100*60/120, 2), round(100*(0.5*5+1.0*5+0.6*5+0.9*5+0.3*20+1.0*20)/120, 2),
                                    round((0.6*10+0.1*15+1.0*25+0.3*20)/70, 2)))")
-is "$("$PROFQ" gpu-summary "$TMP/gu.db" --format csv | sed 1d | cut -d, -f1,5-7)" "$exp" \
+is "$("$PROFQ" gpu-summary "$TMP/gu.db" --format csv | cut -d, -f2- | sed 1d | cut -d, -f1,5-7)" "$exp" \
 	"test_gpu_utilization: utilization, SM efficiency and occupancy"
 
 # test_gpu_utilization_kernel_out_of_step: kernels outside the steps
@@ -194,7 +194,7 @@ X Kernel kA 'stream 7' 240 25 '"correlation": 337, "external id": 4, "device": 1
 X Runtime cudaLaunchKernel 456 230 10 '"correlation": 337, "external id": 4'
 trace_end
 import_trace "$TMP/out.json" "$TMP/out.db"
-is "$("$PROFQ" gpu-summary "$TMP/out.db" --format csv | sed 1d | cut -d, -f1,5-7)" "1,0.0,," \
+is "$("$PROFQ" gpu-summary "$TMP/out.db" --format csv | cut -d, -f2- | sed 1d | cut -d, -f1,5-7)" "1,0.0,," \
 	"test_gpu_utilization_kernel_out_of_step: util 0, SM efficiency and occupancy NULL"
 
 done_testing
