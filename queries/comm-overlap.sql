@@ -3,7 +3,8 @@
 -- option include-last-step=0|1 (default 0): 1 keeps the last ProfilerStep (HTA's include_last_profiler_step)
 .load build/profq
 -- Columns: run_id, rank, comm_ns (union of communication kernels), overlap_ns (part of it during
--- computation kernels), overlap_pct (NULL without communication kernels). A row per run; --run
+-- computation kernels), overlap_pct (NULL without communication kernels; 2 places, half to
+-- even as HTA's numpy round). A row per run; --run
 -- keeps one run (a run is a rank: runs.rank, 0 when unknown).
 -- Follows HTA (facebookresearch/HolisticTraceAnalysis at f4d0062c:
 -- hta/analyzers/communication_analysis.py get_comm_comp_overlap; notes/kineto_hta.md §3.2):
@@ -105,9 +106,13 @@ u AS (
          (SELECT sum(e - ts) FROM merged m WHERE m.run_id = s.run_id AND m.type = 'COMM') AS comm,
          coalesce((SELECT sum(next_t - t) FROM run_pts p WHERE p.run_id = s.run_id AND p.running = 3), 0) AS ov
   FROM sel s
+),
+r AS (  -- HTA: round(100 * (overlap / comm), 2), numpy's round half to even: rint(y) / 100
+  SELECT run_id, comm, ov, y, CAST(y AS INTEGER) - (y < CAST(y AS INTEGER)) AS fy
+  FROM (SELECT u.*, 100.0 * (100.0 * (1.0 * ov / nullif(comm, 0))) AS y FROM u)
 )
-SELECT s.run_id, s.rank, f.f * coalesce(u.comm, 0) AS comm_ns, f.f * coalesce(u.ov, 0) AS overlap_ns,
-       round(100.0 * u.ov / nullif(u.comm, 0), 2) AS overlap_pct
-FROM sel s JOIN u USING (run_id), (SELECT CASE WHEN hta THEN 1000 ELSE 1 END AS f FROM opt) f
+SELECT s.run_id, s.rank, f.f * coalesce(r.comm, 0) AS comm_ns, f.f * coalesce(r.ov, 0) AS overlap_ns,
+       (r.fy + (r.y - r.fy > 0.5 OR (r.y - r.fy = 0.5 AND r.fy % 2 <> 0))) / 100.0 AS overlap_pct
+FROM sel s JOIN r USING (run_id), (SELECT CASE WHEN hta THEN 1000 ELSE 1 END AS f FROM opt) f
 ORDER BY s.run_id
 LIMIT coalesce(:limit, -1);

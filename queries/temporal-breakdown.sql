@@ -3,7 +3,8 @@
 -- option include-last-step=0|1 (default 0): 1 keeps the last ProfilerStep (HTA's include_last_profiler_step)
 .load build/profq
 -- Columns: run_id, rank, device, idle_ns, compute_ns, non_compute_ns, kernel_ns, idle_pct,
--- compute_pct, non_compute_pct (percentages of kernel_ns, rounded to 2 places as HTA does).
+-- compute_pct, non_compute_pct (percentages of kernel_ns, rounded to 2 places as HTA does: half
+-- to even, numpy's round).
 -- A row per run and GPU; --run keeps one run (a run is a rank: runs.rank, 0 when unknown).
 --
 -- Follows Holistic Trace Analysis, not tb_plugin (facebookresearch/HolisticTraceAnalysis at
@@ -154,11 +155,23 @@ res AS (
   SELECT p.run_id, p.device_id, u.f * (p.kernel_t - p.busy_t) AS idle_ns, u.f * p.compute_t AS compute_ns,
          u.f * (p.busy_t - p.compute_t) AS non_compute_ns, u.f * p.kernel_t AS kernel_ns
   FROM per p, (SELECT CASE WHEN hta THEN 1000 ELSE 1 END AS f FROM opt) u
+),
+pct AS (  -- HTA: round(100 * (part / kernel), 2) with numpy's round half to even: rint(y) / 100
+  SELECT run_id, device_id, idle_ns, compute_ns, non_compute_ns, kernel_ns,
+         100.0 * (100.0 * (1.0 * idle_ns / kernel_ns)) AS yi, 100.0 * (100.0 * (1.0 * compute_ns / kernel_ns)) AS yc,
+         100.0 * (100.0 * (1.0 * non_compute_ns / kernel_ns)) AS yn
+  FROM res
+),
+fl AS (
+  SELECT p.*, CAST(yi AS INTEGER) - (yi < CAST(yi AS INTEGER)) AS fi,
+         CAST(yc AS INTEGER) - (yc < CAST(yc AS INTEGER)) AS fc,
+         CAST(yn AS INTEGER) - (yn < CAST(yn AS INTEGER)) AS fn
+  FROM pct p
 )
 SELECT r.run_id, s.rank, d.ordinal AS device, r.idle_ns, r.compute_ns, r.non_compute_ns, r.kernel_ns,
-       round(100.0 * r.idle_ns / r.kernel_ns, 2) AS idle_pct,
-       round(100.0 * r.compute_ns / r.kernel_ns, 2) AS compute_pct,
-       round(100.0 * r.non_compute_ns / r.kernel_ns, 2) AS non_compute_pct
-FROM res r JOIN sel s USING (run_id) LEFT JOIN devices d ON d.id = r.device_id
+       (r.fi + (r.yi - r.fi > 0.5 OR (r.yi - r.fi = 0.5 AND r.fi % 2 <> 0))) / 100.0 AS idle_pct,
+       (r.fc + (r.yc - r.fc > 0.5 OR (r.yc - r.fc = 0.5 AND r.fc % 2 <> 0))) / 100.0 AS compute_pct,
+       (r.fn + (r.yn - r.fn > 0.5 OR (r.yn - r.fn = 0.5 AND r.fn % 2 <> 0))) / 100.0 AS non_compute_pct
+FROM fl r JOIN sel s USING (run_id) LEFT JOIN devices d ON d.id = r.device_id
 ORDER BY r.run_id, d.ordinal
 LIMIT coalesce(:limit, -1);
