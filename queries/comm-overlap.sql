@@ -21,7 +21,7 @@ sel AS (
 ),
 opt AS (SELECT coalesce(:mode, 'hta') = 'hta' AS hta, coalesce(:include_last_step, 0) AS keep_last),
 k AS (
-  SELECT k.run_id, k.process_id, k.correlation_id, k.start_ns, k.end_ns,
+  SELECT k.run_id, k.id, k.process_id, k.correlation_id, k.start_ns, k.end_ns,
          CASE WHEN n.value GLOB 'nccl*' OR n.value GLOB 'hip*' OR n.value GLOB 'hccl*'
                    OR n.value GLOB '*ncclKernel*' THEN 'COMM'
               WHEN n.value GLOB 'Memcpy*' OR n.value GLOB 'hipMemcpy*' OR n.value GLOB 'Memset*'
@@ -36,7 +36,7 @@ k AS (
 ),
 -- HTA's clock: td = the trace's ts as a double (µs since the run's offset), xe = td + dur.
 k_m AS MATERIALIZED (  -- ts/e: whole µs (hta, ceil and floor) or ns (exact)
-  SELECT run_id, process_id, correlation_id, type, start_ns,
+  SELECT run_id, id, process_id, correlation_id, type,
          CASE WHEN o.hta THEN CAST(td AS INTEGER) + (td > CAST(td AS INTEGER)) ELSE start_ns END AS ts,
          CASE WHEN o.hta THEN CAST(xe AS INTEGER) - (xe < CAST(xe AS INTEGER)) ELSE end_ns END AS e
   FROM (SELECT k.*, (k.start_ns - s.off) / 1000 + ((k.start_ns - s.off) % 1000) / 1000.0 AS td,
@@ -77,14 +77,14 @@ kept AS (
 -- HTA's merge_kernel_intervals per class: in start order, a new group when ts > the largest end so far
 flag AS (
   SELECT run_id, type, ts, e,
-         ts > coalesce(max(e) OVER (PARTITION BY run_id, type ORDER BY ts, start_ns
+         ts > coalesce(max(e) OVER (PARTITION BY run_id, type ORDER BY ts, id
                                     ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), ts) AS brk,
-         start_ns
+         id
   FROM kept
 ),
 grp AS (
   SELECT run_id, type, ts, e,
-         sum(brk) OVER (PARTITION BY run_id, type ORDER BY ts, start_ns ROWS UNBOUNDED PRECEDING) AS g
+         sum(brk) OVER (PARTITION BY run_id, type ORDER BY ts, id ROWS UNBOUNDED PRECEDING) AS g
   FROM flag
 ),
 merged AS (SELECT run_id, type, min(ts) AS ts, max(e) AS e FROM grp GROUP BY run_id, type, g),

@@ -27,7 +27,9 @@
 --    launched up to the last ProfilerStep's end (its GPU projection's, when later).
 --  * kernel_ns = end of the last merged interval - first start; idle = kernel_ns - |union|;
 --    compute = |union of COMPUTATION events|; non_compute = kernel_ns - compute - idle. Merging
---    as HTA: in start order (ties: by the exact start), an interval starting after the largest end so
+--    as HTA: in start order (ties in file order, as a stable sort would
+--    give; HTA's numpy quicksort is not stable, so where a -1 µs event ties with another at the
+--    start of a group HTA's own result can differ by 1 µs from run order to run order), an interval starting after the largest end so
 --    far opens a new group; touching intervals merge.
 --  * kernel classes by name (HTA's anchored regexes, as GLOBs): COMMUNICATION nccl*, hip*, hccl*,
 --    *ncclKernel*; MEMORY Memcpy*, hipMemcpy*, Memset*, hipMemset*, dma* (and every memcpy and
@@ -52,7 +54,7 @@ sel AS (
 ),
 opt AS (SELECT coalesce(:mode, 'hta') = 'hta' AS hta, coalesce(:include_last_step, 0) AS keep_last),
 gpu AS (
-  SELECT k.run_id, k.device_id, k.process_id, k.correlation_id, k.start_ns, k.end_ns,
+  SELECT k.run_id, 0 AS src, k.id, k.device_id, k.process_id, k.correlation_id, k.start_ns, k.end_ns,
          CASE
            WHEN n.value GLOB 'nccl*' OR n.value GLOB 'hip*' OR n.value GLOB 'hccl*' OR n.value GLOB '*ncclKernel*'
              THEN 'COMMUNICATION'
@@ -66,13 +68,13 @@ gpu AS (
            ELSE 'OTHER' END AS type
   FROM kernels k JOIN strings n ON n.id = k.name_id WHERE k.run_id IN (SELECT run_id FROM sel)
   UNION ALL
-  SELECT run_id, device_id, process_id, correlation_id, start_ns, end_ns, 'MEMORY' FROM memcpys
+  SELECT run_id, 1, id, device_id, process_id, correlation_id, start_ns, end_ns, 'MEMORY' FROM memcpys
    WHERE run_id IN (SELECT run_id FROM sel)
   UNION ALL
-  SELECT run_id, device_id, process_id, correlation_id, start_ns, end_ns, 'MEMORY' FROM memsets
+  SELECT run_id, 2, id, device_id, process_id, correlation_id, start_ns, end_ns, 'MEMORY' FROM memsets
    WHERE run_id IN (SELECT run_id FROM sel)
   UNION ALL  -- HTA's GPUKernelFilter: stream >= 0 and a correlation id
-  SELECT run_id, device_id, process_id, correlation_id, start_ns, end_ns, 'OTHER' FROM synchronizations
+  SELECT run_id, 3, id, device_id, process_id, correlation_id, start_ns, end_ns, 'OTHER' FROM synchronizations
    WHERE run_id IN (SELECT run_id FROM sel) AND stream_id IS NOT NULL AND correlation_id IS NOT NULL
      AND (SELECT hta FROM opt)
 ),
@@ -84,7 +86,7 @@ gpu_t AS (
   FROM gpu g JOIN sel s USING (run_id)
 ),
 gpu_m AS MATERIALIZED (  -- ts/e: whole µs (hta, ceil and floor) or ns (exact)
-  SELECT run_id, device_id, process_id, correlation_id, type, start_ns,
+  SELECT run_id, src, id, device_id, process_id, correlation_id, type,
          CASE WHEN o.hta THEN CAST(td AS INTEGER) + (td > CAST(td AS INTEGER)) ELSE start_ns END AS ts,
          CASE WHEN o.hta THEN CAST(xe AS INTEGER) - (xe < CAST(xe AS INTEGER)) ELSE end_ns END AS e
   FROM gpu_t, opt o
@@ -125,17 +127,17 @@ kept AS (
 ),
 -- HTA's merge_kernel_intervals, for all events (a) and COMPUTATION ones (c): brk = opens a group
 flag AS (
-  SELECT run_id, device_id, type, ts, e, start_ns,
-         ts > coalesce(max(e) OVER (PARTITION BY run_id, device_id ORDER BY ts, start_ns
+  SELECT run_id, device_id, type, ts, e, src, id,
+         ts > coalesce(max(e) OVER (PARTITION BY run_id, device_id ORDER BY ts, src, id
                                     ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), ts) AS brk_a,
-         ts > coalesce(max(e) OVER (PARTITION BY run_id, device_id, type = 'COMPUTATION' ORDER BY ts, start_ns
+         ts > coalesce(max(e) OVER (PARTITION BY run_id, device_id, type = 'COMPUTATION' ORDER BY ts, src, id
                                     ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), ts) AS brk_c
   FROM kept
 ),
 grp AS (
   SELECT run_id, device_id, type, ts, e,
-         sum(brk_a) OVER (PARTITION BY run_id, device_id ORDER BY ts, start_ns ROWS UNBOUNDED PRECEDING) AS ga,
-         sum(brk_c) OVER (PARTITION BY run_id, device_id, type = 'COMPUTATION' ORDER BY ts, start_ns
+         sum(brk_a) OVER (PARTITION BY run_id, device_id ORDER BY ts, src, id ROWS UNBOUNDED PRECEDING) AS ga,
+         sum(brk_c) OVER (PARTITION BY run_id, device_id, type = 'COMPUTATION' ORDER BY ts, src, id
                           ROWS UNBOUNDED PRECEDING) AS gc
   FROM flag
 ),
