@@ -87,21 +87,21 @@ grp AS (
          sum(brk) OVER (PARTITION BY run_id, type ORDER BY ts, id ROWS UNBOUNDED PRECEDING) AS g
   FROM flag
 ),
-merged AS (SELECT run_id, type, min(ts) AS ts, max(e) AS e FROM grp GROUP BY run_id, type, g),
+merged AS MATERIALIZED (SELECT run_id, type, min(ts) AS ts, max(e) AS e FROM grp GROUP BY run_id, type, g),
 -- HTA's sweep: +1/-1 at communication starts/ends, +2/-2 at computation ones; overlap where the
 -- running sum is 3, from each time point to the next
-pts AS (
+pts AS MATERIALIZED (
   SELECT run_id, t, sum(d) AS d FROM (
     SELECT run_id, ts AS t, CASE type WHEN 'COMM' THEN 1 ELSE 2 END AS d FROM merged
     UNION ALL SELECT run_id, e, CASE type WHEN 'COMM' THEN -1 ELSE -2 END FROM merged)
   GROUP BY run_id, t
 ),
-run_pts AS (
+run_pts AS MATERIALIZED (
   SELECT run_id, t, sum(d) OVER (PARTITION BY run_id ORDER BY t ROWS UNBOUNDED PRECEDING) AS running,
          lead(t) OVER (PARTITION BY run_id ORDER BY t) AS next_t
   FROM pts
 ),
-u AS (
+u AS MATERIALIZED (
   SELECT s.run_id,
          (SELECT sum(e - ts) FROM merged m WHERE m.run_id = s.run_id AND m.type = 'COMM') AS comm,
          coalesce((SELECT sum(next_t - t) FROM run_pts p WHERE p.run_id = s.run_id AND p.running = 3), 0) AS ov

@@ -134,17 +134,17 @@ flag AS (
                                     ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), ts) AS brk_c
   FROM kept
 ),
-grp AS (
+grp AS MATERIALIZED (
   SELECT run_id, device_id, type, ts, e,
          sum(brk_a) OVER (PARTITION BY run_id, device_id ORDER BY ts, src, id ROWS UNBOUNDED PRECEDING) AS ga,
          sum(brk_c) OVER (PARTITION BY run_id, device_id, type = 'COMPUTATION' ORDER BY ts, src, id
                           ROWS UNBOUNDED PRECEDING) AS gc
   FROM flag
 ),
-ga AS (SELECT run_id, device_id, ga, min(ts) AS ts, max(e) AS e FROM grp GROUP BY run_id, device_id, ga),
+ga AS MATERIALIZED (SELECT run_id, device_id, ga, min(ts) AS ts, max(e) AS e FROM grp GROUP BY run_id, device_id, ga),
 gc AS (SELECT run_id, device_id, gc, min(ts) AS ts, max(e) AS e FROM grp WHERE type = 'COMPUTATION'
        GROUP BY run_id, device_id, gc),
-per AS (
+per AS MATERIALIZED (
   SELECT a.run_id, a.device_id,
          (SELECT x.e FROM ga x WHERE x.run_id = a.run_id AND x.device_id IS a.device_id ORDER BY x.ga DESC LIMIT 1)
            - min(a.ts) AS kernel_t,
