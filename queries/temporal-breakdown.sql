@@ -27,10 +27,10 @@
 --    launched up to the last ProfilerStep's end (its GPU projection's, when later).
 --  * kernel_ns = end of the last merged interval - first start; idle = kernel_ns - |union|;
 --    compute = |union of COMPUTATION events|; non_compute = kernel_ns - compute - idle. Merging
---    as HTA: in start order (ties in file order, as a stable sort would
---    give; HTA's numpy quicksort is not stable, so where a -1 µs event ties with another at the
---    start of a group HTA's own result can differ by 1 µs from run order to run order), an interval starting after the largest end so
---    far opens a new group; touching intervals merge.
+--    as HTA: in start order, an interval starting after the largest end so far opens a new
+--    group; touching intervals merge. Ties go in file order, as a stable sort would have them:
+--    HTA's numpy quicksort is not stable, and where a -1 µs event ties with another event at a
+--    group's start HTA's own result moves by 1 µs with the input order.
 --  * kernel classes by name (HTA's anchored regexes, as GLOBs): COMMUNICATION nccl*, hip*, hccl*,
 --    *ncclKernel*; MEMORY Memcpy*, hipMemcpy*, Memset*, hipMemset*, dma* (and every memcpy and
 --    memset row); COMPUTATION any other name not matching HTA's non-compute list
@@ -40,11 +40,26 @@
 -- is a wait, not work); the last step is the last CPU ProfilerStep (cpu_op/user_annotation) and a
 -- GPU event is kept when its launching runtime call started before it; include-last-step=1 keeps
 -- everything.
--- Checked against HTA's own output on generated traces (tests/reports/hta_traces.py,
--- tests/reports/hta_match.t): ns-resolution ts with a base not on a µs; sub-µs kernels; several
--- streams; NCCL kernels with collective args overlapping compute; memcpys/memsets overlapping
--- kernels; gpu_user_annotation ProfilerStep spans; ac2g/fwdbwd flows; cuda_sync events; two ranks;
--- epoch-µs traces without baseTimeNanoseconds; whole-µs traces.
+-- Features checked against HTA's own output (tests/reports/hta_match.t on generated traces,
+-- tests/reports/hta_rules.t on hand-made ones; the same table holds for idle-breakdown,
+-- comm-overlap and launch-stats):
+--   trace feature                                     | what HTA does (mode=hta)
+--   ns-resolution ts, base not on a whole µs           | ceil(ts), floor(ts + dur) on the trace's clock
+--   kernels/memsets under 1 µs                         | length -1 µs where no µs boundary is crossed
+--   memcpys/memsets overlapping kernels                | in the union (not kernels only), MEMORY
+--   several streams, one GPU                           | one union over all streams
+--   NCCL kernels (collective args) overlapping compute | COMMUNICATION by name; args unused
+--   cuda_sync Stream Sync / Event Sync                 | Stream Sync is GPU time (OTHER); Event Sync not
+--   gpu_user_annotation (ProfilerStep#N projections)   | no stream: host events; cut at their start
+--   include_last_profiler_step                         | launches up to the last step's end only
+--   ac2g / fwdbwd flows                                | not used
+--   two ranks (distributedInfo)                        | a row per run (= rank)
+--   epoch-µs ts without baseTimeNanoseconds; whole µs  | same rules
+--   one ProfilerStep only                              | nothing cut
+--   percentages                                        | numpy's round: half to even
+-- Not reproduced: HTA counts distinct ProfilerStep names over all ranks of a directory (profq per
+-- run); HTA treats any host event with a "stream" arg (Triton cpu_op) as GPU work; HTA's sort of
+-- tied starts (above).
 -- tb_plugin's GPU utilization differs on purpose: it divides kernel time by the step span
 -- (gpu-summary), HTA by the GPU's own busy span.
 WITH

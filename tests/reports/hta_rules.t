@@ -75,8 +75,7 @@ is "$(q idle-breakdown "$TMP/sync.db" | cut -d, -f4-8)" "7,50000,0,0,50000" \
 # HTA cuts at the last ProfilerStep-named event's start, the projection's 299, not the CPU step's
 # 200: launches before 299 are kept (k1, k2, k3 and the nccl kernel; k7, k4, k5 dropped): span
 # [100,330], busy 10 + 10 + 30, idle 180. Exact: k1, k2 only. include_last_profiler_step keeps
-# launches up to the last
-# such event's end (421): k5, launched at 450, is still dropped.
+# launches up to the last such event's end (421): k5, launched at 450, is still dropped.
 begin "$TMP/cut.json" 1700000000000000000
 ev user_annotation "ProfilerStep#1" 77 77 0 200 '"External id": 1'
 ev user_annotation "ProfilerStep#2" 77 77 200 200 '"External id": 2'
