@@ -10,14 +10,17 @@
 -- hta/analyzers/communication_analysis.py get_comm_comp_overlap; notes/kineto_hta.md §3.2):
 -- |union(COMPUTATION) ∩ union(COMMUNICATION)| / |union(COMMUNICATION)|, kernel classes by HTA's
 -- name patterns (see temporal-breakdown), not tb_plugin's op names. mode=hta (default): on the
--- events HTA keeps, in its whole µs, merged as HTA merges (temporal-breakdown's header says how;
--- a merged interval of one sub-µs kernel can count -1 µs). mode=exact: every kernel, ns times.
+-- events HTA keeps, in its whole µs (Kineto runs), merged as HTA merges (temporal-breakdown's
+-- header says how; a merged interval of one sub-µs kernel can count -1 µs); overlap swept as HTA
+-- does, where the running count of communication (1) and computation (2) intervals is 3.
+-- mode=exact: every kernel, ns times.
 -- tb_plugin's per-step overlap (communication ops by name) is the dist-summary report.
 -- Checked against HTA's own output on generated traces (tests/reports/hta_match.t).
 WITH
 sel AS (
-  SELECT id AS run_id, coalesce(rank, 0) AS rank, coalesce(time_offset_ns, 0) AS off FROM runs
-  WHERE :run IS NULL OR id = :run
+  SELECT id AS run_id, coalesce(rank, 0) AS rank, coalesce(time_offset_ns, 0) AS off,
+         source = 'chrome-json' AND coalesce(:mode, 'hta') = 'hta' AS us  -- HTA's µs: Kineto files only
+  FROM runs WHERE :run IS NULL OR id = :run
 ),
 opt AS (SELECT coalesce(:mode, 'hta') = 'hta' AS hta, coalesce(:include_last_step, 0) AS keep_last),
 k AS (
@@ -37,26 +40,26 @@ k AS (
 -- HTA's clock: td = the trace's ts as a double (µs since the run's offset), xe = td + dur.
 k_m AS MATERIALIZED (  -- ts/e: whole µs (hta, ceil and floor) or ns (exact)
   SELECT run_id, id, process_id, correlation_id, type,
-         CASE WHEN o.hta THEN CAST(td AS INTEGER) + (td > CAST(td AS INTEGER)) ELSE start_ns END AS ts,
-         CASE WHEN o.hta THEN CAST(xe AS INTEGER) - (xe < CAST(xe AS INTEGER)) ELSE end_ns END AS e
-  FROM (SELECT k.*, (k.start_ns - s.off) / 1000 + ((k.start_ns - s.off) % 1000) / 1000.0 AS td,
+         CASE WHEN us THEN 1000 * (CAST(td AS INTEGER) + (td > CAST(td AS INTEGER))) ELSE start_ns END AS ts,
+         CASE WHEN us THEN 1000 * (CAST(xe AS INTEGER) - (xe < CAST(xe AS INTEGER))) ELSE end_ns END AS e
+  FROM (SELECT k.*, s.us, (k.start_ns - s.off) / 1000 + ((k.start_ns - s.off) % 1000) / 1000.0 AS td,
                (k.start_ns - s.off) / 1000 + ((k.start_ns - s.off) % 1000) / 1000.0
                  + (k.end_ns - k.start_ns) / 1000.0 AS xe
         FROM k JOIN sel s USING (run_id) WHERE k.type IN ('COMM', 'COMP')), opt o
 ),
 host AS MATERIALIZED (  -- host calls by correlation id, HTA's µs
   SELECT a.run_id, a.process_id, a.correlation_id,
-         min(CAST(a.td AS INTEGER) + (a.td > CAST(a.td AS INTEGER))) AS ts
-  FROM (SELECT c.*, (c.start_ns - s.off) / 1000 + ((c.start_ns - s.off) % 1000) / 1000.0 AS td
+         min(CASE WHEN a.us THEN 1000 * (CAST(a.td AS INTEGER) + (a.td > CAST(a.td AS INTEGER))) ELSE a.start_ns END) AS ts
+  FROM (SELECT c.*, s.us, (c.start_ns - s.off) / 1000 + ((c.start_ns - s.off) % 1000) / 1000.0 AS td
         FROM api_calls c JOIN sel s USING (run_id) WHERE c.correlation_id IS NOT NULL) a
   WHERE (SELECT hta FROM opt)
   GROUP BY a.run_id, a.process_id, a.correlation_id
 ),
 steps AS (  -- every event named ProfilerStep#N, gpu_user_annotation projections included
   SELECT r.run_id, n.value AS name,
-         CAST(td AS INTEGER) + (td > CAST(td AS INTEGER)) AS ts,
-         CAST(xe AS INTEGER) - (xe < CAST(xe AS INTEGER)) AS e
-  FROM (SELECT r.*, (r.start_ns - s.off) / 1000 + ((r.start_ns - s.off) % 1000) / 1000.0 AS td,
+         CASE WHEN us THEN 1000 * (CAST(td AS INTEGER) + (td > CAST(td AS INTEGER))) ELSE r.start_ns END AS ts,
+         CASE WHEN us THEN 1000 * (CAST(xe AS INTEGER) - (xe < CAST(xe AS INTEGER))) ELSE r.end_ns END AS e
+  FROM (SELECT r.*, s.us, (r.start_ns - s.off) / 1000 + ((r.start_ns - s.off) % 1000) / 1000.0 AS td,
                (r.start_ns - s.off) / 1000 + ((r.start_ns - s.off) % 1000) / 1000.0
                  + (coalesce(r.end_ns, r.start_ns) - r.start_ns) / 1000.0 AS xe
         FROM ranges r JOIN sel s USING (run_id)) r
@@ -111,8 +114,8 @@ r AS (  -- HTA: round(100 * (overlap / comm), 2), numpy's round half to even: ri
   SELECT run_id, comm, ov, y, CAST(y AS INTEGER) - (y < CAST(y AS INTEGER)) AS fy
   FROM (SELECT u.*, 100.0 * (100.0 * (1.0 * ov / nullif(comm, 0))) AS y FROM u)
 )
-SELECT s.run_id, s.rank, f.f * coalesce(r.comm, 0) AS comm_ns, f.f * coalesce(r.ov, 0) AS overlap_ns,
+SELECT s.run_id, s.rank, coalesce(r.comm, 0) AS comm_ns, coalesce(r.ov, 0) AS overlap_ns,
        (r.fy + (r.y - r.fy > 0.5 OR (r.y - r.fy = 0.5 AND r.fy % 2 <> 0))) / 100.0 AS overlap_pct
-FROM sel s JOIN r USING (run_id), (SELECT CASE WHEN hta THEN 1000 ELSE 1 END AS f FROM opt) f
+FROM sel s JOIN r USING (run_id)
 ORDER BY s.run_id
 LIMIT coalesce(:limit, -1);

@@ -14,7 +14,7 @@
 -- says more; notes/kineto_hta.md §3.2). mode=hta (default):
 --  * per stream, the kept kernels, memcpys and memsets (not synchronizations: HTA selects the
 --    kernel, gpu_memcpy and gpu_memset categories) in start order (ties: by the exact start), times
---    in HTA's whole µs (start rounded up, start + dur rounded down);
+--    in HTA's whole µs for Kineto runs (start rounded up, start + dur rounded down);
 --    gap = start - the previous event's end on the same stream (not the latest end so far).
 --  * host_wait: the event's launching host call (same process and correlation id) started after
 --    the previous event ended; else kernel_wait: gap < consecutive_kernel_delay; else other. An
@@ -37,8 +37,9 @@
 -- tests/reports/hta_match.t; the features are listed in temporal-breakdown's header).
 WITH
 sel AS (
-  SELECT id AS run_id, coalesce(rank, 0) AS rank, coalesce(time_offset_ns, 0) AS off FROM runs
-  WHERE :run IS NULL OR id = :run
+  SELECT id AS run_id, coalesce(rank, 0) AS rank, coalesce(time_offset_ns, 0) AS off,
+         source = 'chrome-json' AND coalesce(:mode, 'hta') = 'hta' AS us  -- HTA's µs: Kineto files only
+  FROM runs WHERE :run IS NULL OR id = :run
 ),
 opt AS (SELECT coalesce(:mode, 'hta') = 'hta' AS hta, coalesce(:include_last_step, 0) AS keep_last,
                coalesce(:consecutive_kernel_delay_us, 30) AS delay_us),
@@ -53,26 +54,26 @@ gpu AS (
 -- HTA's clock: td = the trace's ts as a double (µs since the run's offset), xe = td + dur.
 gpu_m AS MATERIALIZED (  -- ts/e: whole µs (hta, ceil and floor) or ns (exact)
   SELECT run_id, id, src, stream_id, process_id, correlation_id, start_ns,
-         CASE WHEN o.hta THEN CAST(td AS INTEGER) + (td > CAST(td AS INTEGER)) ELSE start_ns END AS ts,
-         CASE WHEN o.hta THEN CAST(xe AS INTEGER) - (xe < CAST(xe AS INTEGER)) ELSE end_ns END AS e
-  FROM (SELECT g.*, (g.start_ns - s.off) / 1000 + ((g.start_ns - s.off) % 1000) / 1000.0 AS td,
+         CASE WHEN us THEN 1000 * (CAST(td AS INTEGER) + (td > CAST(td AS INTEGER))) ELSE start_ns END AS ts,
+         CASE WHEN us THEN 1000 * (CAST(xe AS INTEGER) - (xe < CAST(xe AS INTEGER))) ELSE end_ns END AS e
+  FROM (SELECT g.*, s.us, (g.start_ns - s.off) / 1000 + ((g.start_ns - s.off) % 1000) / 1000.0 AS td,
                (g.start_ns - s.off) / 1000 + ((g.start_ns - s.off) % 1000) / 1000.0
                  + (g.end_ns - g.start_ns) / 1000.0 AS xe
         FROM gpu g JOIN sel s USING (run_id)), opt o
 ),
 host AS MATERIALIZED (  -- host calls by correlation id: hta any API call, exact the runtime's
   SELECT a.run_id, a.process_id, a.correlation_id,
-         min(CASE WHEN o.hta THEN CAST(a.td AS INTEGER) + (a.td > CAST(a.td AS INTEGER)) ELSE a.start_ns END) AS ts
-  FROM (SELECT c.*, (c.start_ns - s.off) / 1000 + ((c.start_ns - s.off) % 1000) / 1000.0 AS td
+         min(CASE WHEN a.us THEN 1000 * (CAST(a.td AS INTEGER) + (a.td > CAST(a.td AS INTEGER))) ELSE a.start_ns END) AS ts
+  FROM (SELECT c.*, s.us, (c.start_ns - s.off) / 1000 + ((c.start_ns - s.off) % 1000) / 1000.0 AS td
         FROM api_calls c JOIN sel s USING (run_id) WHERE c.correlation_id IS NOT NULL) a, opt o
   WHERE o.hta OR a.api_kind = 0
   GROUP BY a.run_id, a.process_id, a.correlation_id
 ),
 steps AS (  -- ProfilerStep#N events: any kind (hta) or CPU ones only (exact)
   SELECT r.run_id, n.value AS name,
-         CASE WHEN o.hta THEN CAST(td AS INTEGER) + (td > CAST(td AS INTEGER)) ELSE r.start_ns END AS ts,
-         CASE WHEN o.hta THEN CAST(xe AS INTEGER) - (xe < CAST(xe AS INTEGER)) ELSE r.end_ns END AS e
-  FROM (SELECT r.*, (r.start_ns - s.off) / 1000 + ((r.start_ns - s.off) % 1000) / 1000.0 AS td,
+         CASE WHEN us THEN 1000 * (CAST(td AS INTEGER) + (td > CAST(td AS INTEGER))) ELSE r.start_ns END AS ts,
+         CASE WHEN us THEN 1000 * (CAST(xe AS INTEGER) - (xe < CAST(xe AS INTEGER))) ELSE r.end_ns END AS e
+  FROM (SELECT r.*, s.us, (r.start_ns - s.off) / 1000 + ((r.start_ns - s.off) % 1000) / 1000.0 AS td,
                (r.start_ns - s.off) / 1000 + ((r.start_ns - s.off) % 1000) / 1000.0
                  + (coalesce(r.end_ns, r.start_ns) - r.start_ns) / 1000.0 AS xe
         FROM ranges r JOIN sel s USING (run_id)) r
@@ -97,18 +98,17 @@ seq AS (
 gaps AS (
   SELECT run_id, stream_id, ts - prev_e AS gap,
          CASE WHEN rt_ts > prev_e THEN 'host'
-              WHEN ts - prev_e < CASE WHEN o.hta THEN 1 ELSE 1000 END * o.delay_us THEN 'kernel'
+              WHEN ts - prev_e < 1000 * o.delay_us THEN 'kernel'
               ELSE 'other' END AS cat
   FROM seq, opt o WHERE prev_e IS NOT NULL AND (o.hta OR ts > prev_e)
 ),
 agg AS (
   SELECT s.run_id, s.stream_id,
-         u.f * coalesce(sum(CASE WHEN g.cat = 'host' THEN g.gap END), 0) AS host_wait_ns,
-         u.f * coalesce(sum(CASE WHEN g.cat = 'kernel' THEN g.gap END), 0) AS kernel_wait_ns,
-         u.f * coalesce(sum(CASE WHEN g.cat = 'other' THEN g.gap END), 0) AS other_ns
+         coalesce(sum(CASE WHEN g.cat = 'host' THEN g.gap END), 0) AS host_wait_ns,
+         coalesce(sum(CASE WHEN g.cat = 'kernel' THEN g.gap END), 0) AS kernel_wait_ns,
+         coalesce(sum(CASE WHEN g.cat = 'other' THEN g.gap END), 0) AS other_ns
   FROM (SELECT DISTINCT run_id, stream_id FROM seq) s
-  LEFT JOIN gaps g ON g.run_id = s.run_id AND g.stream_id = s.stream_id,
-  (SELECT CASE WHEN hta THEN 1000 ELSE 1 END AS f FROM opt) u
+  LEFT JOIN gaps g ON g.run_id = s.run_id AND g.stream_id = s.stream_id
   GROUP BY s.run_id, s.stream_id
 )
 SELECT a.run_id, sel.rank, d.ordinal AS device, st.stream, a.host_wait_ns, a.kernel_wait_ns, a.other_ns,

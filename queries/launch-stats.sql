@@ -14,14 +14,15 @@
 -- to their GPU event by correlation id; launch_delay = max(0, gpu start - cpu start - cpu
 -- duration). mode=hta (default): HTA's step selection applies (as temporal-breakdown: with two or
 -- more ProfilerStep#N names, launches starting at or after the last ProfilerStep's start, its GPU
--- projection included, are dropped) and times are HTA's whole µs (start rounded up, start + dur
--- rounded down), so a sub-µs call or kernel can have a duration of -1 µs. mode=exact: every
+-- projection included, are dropped) and times are HTA's whole µs for Kineto runs (start rounded
+-- up, start + dur rounded down), so a sub-µs call or kernel can last -1 µs. mode=exact: every
 -- launch, ns times.
 -- Checked against HTA's own output on generated traces (tests/reports/hta_match.t).
 WITH
 sel AS (
-  SELECT id AS run_id, coalesce(rank, 0) AS rank, coalesce(time_offset_ns, 0) AS off FROM runs
-  WHERE :run IS NULL OR id = :run
+  SELECT id AS run_id, coalesce(rank, 0) AS rank, coalesce(time_offset_ns, 0) AS off,
+         source = 'chrome-json' AND coalesce(:mode, 'hta') = 'hta' AS us  -- HTA's µs: Kineto files only
+  FROM runs WHERE :run IS NULL OR id = :run
 ),
 opt AS (SELECT coalesce(:mode, 'hta') = 'hta' AS hta, coalesce(:include_last_step, 0) AS keep_last),
 gpu AS (
@@ -36,18 +37,18 @@ gpu AS (
 -- ts/e: whole µs (hta, ceil and floor) or ns (exact)
 gpu_m AS MATERIALIZED (
   SELECT run_id, process_id, correlation_id, name,
-         CASE WHEN o.hta THEN CAST(td AS INTEGER) + (td > CAST(td AS INTEGER)) ELSE start_ns END AS ts,
-         CASE WHEN o.hta THEN CAST(xe AS INTEGER) - (xe < CAST(xe AS INTEGER)) ELSE end_ns END AS e
-  FROM (SELECT g.*, (g.start_ns - s.off) / 1000 + ((g.start_ns - s.off) % 1000) / 1000.0 AS td,
+         CASE WHEN us THEN 1000 * (CAST(td AS INTEGER) + (td > CAST(td AS INTEGER))) ELSE start_ns END AS ts,
+         CASE WHEN us THEN 1000 * (CAST(xe AS INTEGER) - (xe < CAST(xe AS INTEGER))) ELSE end_ns END AS e
+  FROM (SELECT g.*, s.us, (g.start_ns - s.off) / 1000 + ((g.start_ns - s.off) % 1000) / 1000.0 AS td,
                (g.start_ns - s.off) / 1000 + ((g.start_ns - s.off) % 1000) / 1000.0
                  + (g.end_ns - g.start_ns) / 1000.0 AS xe
         FROM gpu g JOIN sel s USING (run_id)), opt o
 ),
 calls AS MATERIALIZED (
   SELECT run_id, process_id, correlation_id, name, start_ns,
-         CASE WHEN o.hta THEN CAST(td AS INTEGER) + (td > CAST(td AS INTEGER)) ELSE start_ns END AS ts,
-         CASE WHEN o.hta THEN CAST(xe AS INTEGER) - (xe < CAST(xe AS INTEGER)) ELSE end_ns END AS e
-  FROM (SELECT a.*, n.value AS name,
+         CASE WHEN us THEN 1000 * (CAST(td AS INTEGER) + (td > CAST(td AS INTEGER))) ELSE start_ns END AS ts,
+         CASE WHEN us THEN 1000 * (CAST(xe AS INTEGER) - (xe < CAST(xe AS INTEGER))) ELSE end_ns END AS e
+  FROM (SELECT a.*, s.us, n.value AS name,
                (a.start_ns - s.off) / 1000 + ((a.start_ns - s.off) % 1000) / 1000.0 AS td,
                (a.start_ns - s.off) / 1000 + ((a.start_ns - s.off) % 1000) / 1000.0
                  + (a.end_ns - a.start_ns) / 1000.0 AS xe
@@ -57,9 +58,9 @@ calls AS MATERIALIZED (
 ),
 steps AS (  -- every event named ProfilerStep#N, gpu_user_annotation projections included
   SELECT r.run_id, n.value AS name,
-         CAST(td AS INTEGER) + (td > CAST(td AS INTEGER)) AS ts,
-         CAST(xe AS INTEGER) - (xe < CAST(xe AS INTEGER)) AS e
-  FROM (SELECT r.*, (r.start_ns - s.off) / 1000 + ((r.start_ns - s.off) % 1000) / 1000.0 AS td,
+         CASE WHEN us THEN 1000 * (CAST(td AS INTEGER) + (td > CAST(td AS INTEGER))) ELSE r.start_ns END AS ts,
+         CASE WHEN us THEN 1000 * (CAST(xe AS INTEGER) - (xe < CAST(xe AS INTEGER))) ELSE r.end_ns END AS e
+  FROM (SELECT r.*, s.us, (r.start_ns - s.off) / 1000 + ((r.start_ns - s.off) % 1000) / 1000.0 AS td,
                (r.start_ns - s.off) / 1000 + ((r.start_ns - s.off) % 1000) / 1000.0
                  + (coalesce(r.end_ns, r.start_ns) - r.start_ns) / 1000.0 AS xe
         FROM ranges r JOIN sel s USING (run_id)) r
@@ -73,14 +74,14 @@ cut AS MATERIALIZED (  -- per run: the bound on launch times (hta), NULL when ev
   FROM sel s, opt o
 )
 SELECT s.run_id, s.rank, a.correlation_id, a.name AS runtime, g.name AS kernel,
-       f.f * (a.e - a.ts) AS cpu_dur_ns, f.f * (g.e - g.ts) AS gpu_dur_ns,
-       f.f * max(0, g.ts - a.e) AS launch_delay_ns,
+       (a.e - a.ts) AS cpu_dur_ns, (g.e - g.ts) AS gpu_dur_ns,
+       max(0, g.ts - a.e) AS launch_delay_ns,
        (g.e - g.ts) < (a.e - a.ts) AS short_kernel,
-       f.f * (a.e - a.ts) > 1000 * coalesce(:runtime_cutoff_us, 50) AS runtime_outlier,
-       f.f * max(0, g.ts - a.e) > 1000 * coalesce(:launch_delay_cutoff_us, 100) AS launch_delay_outlier
+       (a.e - a.ts) > 1000 * coalesce(:runtime_cutoff_us, 50) AS runtime_outlier,
+       max(0, g.ts - a.e) > 1000 * coalesce(:launch_delay_cutoff_us, 100) AS launch_delay_outlier
 FROM calls a JOIN sel s USING (run_id) JOIN cut c USING (run_id)
 JOIN gpu_m g ON g.run_id = a.run_id AND g.process_id IS a.process_id AND g.correlation_id = a.correlation_id,
-(SELECT CASE WHEN hta THEN 1000 ELSE 1 END AS f, keep_last FROM opt) f
+(SELECT keep_last FROM opt) f
 WHERE c.bound IS NULL OR a.ts < c.bound OR (f.keep_last = 1 AND a.ts = c.bound)
 ORDER BY s.run_id, a.start_ns, a.correlation_id
 LIMIT coalesce(:limit, -1);

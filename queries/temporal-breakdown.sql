@@ -16,6 +16,8 @@
 --    start rounded up, start + dur rounded down, in double precision as Python does. An event
 --    shorter than 1 µs that does not cross a µs boundary gets a length of -1 µs, and a merged
 --    interval made of it alone counts -1 µs of busy time (HTA does this; it adds idle time).
+--    Only for runs imported from Chrome/Kineto JSON: HTA reads nothing else, and runs recorded
+--    by profq or imported from nsys keep their ns times.
 --  * GPU events: every event with a stream: kernels, memcpys, memsets and stream synchronizations
 --    (Kineto's cuda_sync "Stream Sync" / "Stream Wait Event", which carry a stream; class OTHER).
 --    gpu_user_annotation spans have no stream arg and are never GPU events.
@@ -64,8 +66,9 @@
 -- (gpu-summary), HTA by the GPU's own busy span.
 WITH
 sel AS (
-  SELECT id AS run_id, coalesce(rank, 0) AS rank, coalesce(time_offset_ns, 0) AS off FROM runs
-  WHERE :run IS NULL OR id = :run
+  SELECT id AS run_id, coalesce(rank, 0) AS rank, coalesce(time_offset_ns, 0) AS off,
+         source = 'chrome-json' AND coalesce(:mode, 'hta') = 'hta' AS us  -- HTA's µs: Kineto files only
+  FROM runs WHERE :run IS NULL OR id = :run
 ),
 opt AS (SELECT coalesce(:mode, 'hta') = 'hta' AS hta, coalesce(:include_last_step, 0) AS keep_last),
 gpu AS (
@@ -95,28 +98,28 @@ gpu AS (
 ),
 -- HTA's clock: td = the trace's ts as a double (µs since the run's offset), xe = td + dur.
 gpu_t AS (
-  SELECT g.*, (g.start_ns - s.off) / 1000 + ((g.start_ns - s.off) % 1000) / 1000.0 AS td,
+  SELECT g.*, s.us, (g.start_ns - s.off) / 1000 + ((g.start_ns - s.off) % 1000) / 1000.0 AS td,
          (g.start_ns - s.off) / 1000 + ((g.start_ns - s.off) % 1000) / 1000.0
            + (g.end_ns - g.start_ns) / 1000.0 AS xe
   FROM gpu g JOIN sel s USING (run_id)
 ),
 gpu_m AS MATERIALIZED (  -- ts/e: whole µs (hta, ceil and floor) or ns (exact)
   SELECT run_id, src, id, device_id, process_id, correlation_id, type,
-         CASE WHEN o.hta THEN CAST(td AS INTEGER) + (td > CAST(td AS INTEGER)) ELSE start_ns END AS ts,
-         CASE WHEN o.hta THEN CAST(xe AS INTEGER) - (xe < CAST(xe AS INTEGER)) ELSE end_ns END AS e
+         CASE WHEN us THEN 1000 * (CAST(td AS INTEGER) + (td > CAST(td AS INTEGER))) ELSE start_ns END AS ts,
+         CASE WHEN us THEN 1000 * (CAST(xe AS INTEGER) - (xe < CAST(xe AS INTEGER))) ELSE end_ns END AS e
   FROM gpu_t, opt o
 ),
 host AS MATERIALIZED (  -- runtime/driver calls, times in the same unit
   SELECT a.run_id, a.process_id, a.correlation_id,
-         CASE WHEN o.hta THEN CAST(a.td AS INTEGER) + (a.td > CAST(a.td AS INTEGER)) ELSE a.start_ns END AS ts
-  FROM (SELECT c.*, (c.start_ns - s.off) / 1000 + ((c.start_ns - s.off) % 1000) / 1000.0 AS td
+         CASE WHEN a.us THEN 1000 * (CAST(a.td AS INTEGER) + (a.td > CAST(a.td AS INTEGER))) ELSE a.start_ns END AS ts
+  FROM (SELECT c.*, s.us, (c.start_ns - s.off) / 1000 + ((c.start_ns - s.off) % 1000) / 1000.0 AS td
         FROM api_calls c JOIN sel s USING (run_id) WHERE c.correlation_id IS NOT NULL) a, opt o
 ),
 steps AS (  -- ProfilerStep#N events: any kind (hta) or CPU ones only (exact)
   SELECT r.run_id, n.value AS name,
-         CASE WHEN o.hta THEN CAST(td AS INTEGER) + (td > CAST(td AS INTEGER)) ELSE r.start_ns END AS ts,
-         CASE WHEN o.hta THEN CAST(xe AS INTEGER) - (xe < CAST(xe AS INTEGER)) ELSE r.end_ns END AS e
-  FROM (SELECT r.*, (r.start_ns - s.off) / 1000 + ((r.start_ns - s.off) % 1000) / 1000.0 AS td,
+         CASE WHEN us THEN 1000 * (CAST(td AS INTEGER) + (td > CAST(td AS INTEGER))) ELSE r.start_ns END AS ts,
+         CASE WHEN us THEN 1000 * (CAST(xe AS INTEGER) - (xe < CAST(xe AS INTEGER))) ELSE r.end_ns END AS e
+  FROM (SELECT r.*, s.us, (r.start_ns - s.off) / 1000 + ((r.start_ns - s.off) % 1000) / 1000.0 AS td,
                (r.start_ns - s.off) / 1000 + ((r.start_ns - s.off) % 1000) / 1000.0
                  + (coalesce(r.end_ns, r.start_ns) - r.start_ns) / 1000.0 AS xe
         FROM ranges r JOIN sel s USING (run_id)) r
@@ -169,9 +172,9 @@ per AS MATERIALIZED (
   FROM ga a GROUP BY a.run_id, a.device_id
 ),
 res AS (
-  SELECT p.run_id, p.device_id, u.f * (p.kernel_t - p.busy_t) AS idle_ns, u.f * p.compute_t AS compute_ns,
-         u.f * (p.busy_t - p.compute_t) AS non_compute_ns, u.f * p.kernel_t AS kernel_ns
-  FROM per p, (SELECT CASE WHEN hta THEN 1000 ELSE 1 END AS f FROM opt) u
+  SELECT p.run_id, p.device_id, (p.kernel_t - p.busy_t) AS idle_ns, p.compute_t AS compute_ns,
+         (p.busy_t - p.compute_t) AS non_compute_ns, p.kernel_t AS kernel_ns
+  FROM per p
 ),
 pct AS (  -- HTA: round(100 * (part / kernel), 2) with numpy's round half to even: rint(y) / 100
   SELECT run_id, device_id, idle_ns, compute_ns, non_compute_ns, kernel_ns,

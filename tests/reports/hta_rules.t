@@ -35,6 +35,11 @@ is "$(q temporal-breakdown "$TMP/round.db")" "1,0,0,9000,12000,18000,39000,23.08
 	"temporal-breakdown: HTA's µs rounding (idle 9, compute 12, non-compute 18 of 39 µs)"
 is "$(q temporal-breakdown "$TMP/round.db" --mode exact)" "1,0,0,6800,15500,17700,40000,17.0,38.75,44.25" \
 	"temporal-breakdown --mode exact: ns times"
+# HTA reads Kineto files only: a run recorded by profq or imported from nsys keeps its ns times
+cp "$TMP/round.db" "$TMP/other.db"
+sqlite "$TMP/other.db" "UPDATE runs SET source = 'collector'"
+is "$(q temporal-breakdown "$TMP/other.db")" "1,0,0,6800,15500,17700,40000,17.0,38.75,44.25" \
+	"temporal-breakdown: no µs rounding for a run that is not a Kineto trace"
 # memcpys and memsets are in HTA's union (stream != -1), not kernels only: without the memcpy
 # [31,38] the idle time would be larger.
 is "$(q idle-breakdown "$TMP/round.db" | head -1 | cut -d, -f4-8)" "7,0,28000,0,28000" \
