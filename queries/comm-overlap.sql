@@ -1,5 +1,5 @@
 -- HTA communication/computation overlap per run: communication kernel time hidden under computation
--- option mode=hta|exact (default hta): hta gives HTA's own numbers, quirks included; exact keeps ns times and every event (see below)
+-- option mode=hta|exact (default hta): hta reproduces HTA's numbers (whole µs, HTA's step cut); exact uses ns times and every kernel
 -- option include-last-step=0|1 (default 0): 1 keeps the last ProfilerStep (HTA's include_last_profiler_step)
 .load build/profq
 -- Columns: run_id, rank, comm_ns (union of communication kernels), overlap_ns (part of it during

@@ -1,5 +1,5 @@
 -- HTA idle time breakdown per stream: GPU idle gaps waiting on the host, on kernels, or other
--- option mode=hta|exact (default hta): hta gives HTA's own numbers, quirks included; exact keeps ns times and positive gaps only (see below)
+-- option mode=hta|exact (default hta): hta reproduces HTA's numbers (whole µs, negative gaps summed); exact uses ns times and positive gaps only
 -- option consecutive-kernel-delay-us=<us> (default 30): a gap shorter than this after a kernel is kernel wait (HTA's consecutive_kernel_delay)
 -- option include-last-step=0|1 (default 0): 1 keeps the last ProfilerStep (HTA's include_last_profiler_step)
 .load build/profq

@@ -1,5 +1,5 @@
 -- HTA CUDA kernel launch stats: per launch, CPU call time, GPU time, launch delay and outlier flags
--- option mode=hta|exact (default hta): hta gives HTA's own numbers, quirks included; exact keeps ns times and every launch (see below)
+-- option mode=hta|exact (default hta): hta reproduces HTA's numbers (whole µs, HTA's step cut); exact uses ns times and every launch
 -- option runtime-cutoff-us=<us> (default 50): runtime_outlier marks CPU calls longer than this
 -- option launch-delay-cutoff-us=<us> (default 100): launch_delay_outlier marks launch delays longer than this
 -- option include-last-step=0|1 (default 0): 1 keeps the last ProfilerStep (HTA's include_last_profiler_step)

@@ -1,5 +1,5 @@
 -- HTA temporal breakdown per run and GPU: idle, compute and non-compute time of the GPU span
--- option mode=hta|exact (default hta): hta gives HTA's own numbers, quirks included; exact keeps ns times and GPU work only (see below)
+-- option mode=hta|exact (default hta): hta reproduces HTA's numbers, its whole-µs rounding and other quirks included; exact uses ns times, GPU work only and the last CPU ProfilerStep
 -- option include-last-step=0|1 (default 0): 1 keeps the last ProfilerStep (HTA's include_last_profiler_step)
 .load build/profq
 -- Columns: run_id, rank, device, idle_ns, compute_ns, non_compute_ns, kernel_ns, idle_pct,
