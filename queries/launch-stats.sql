@@ -1,17 +1,30 @@
 -- HTA CUDA kernel launch stats: per launch, CPU call time, GPU time, launch delay and outlier flags
+-- option mode=hta|exact (default hta): hta reproduces HTA's numbers (whole µs, HTA's step cut); exact uses ns times and every launch
 -- option runtime-cutoff-us=<us> (default 50): runtime_outlier marks CPU calls longer than this
 -- option launch-delay-cutoff-us=<us> (default 100): launch_delay_outlier marks launch delays longer than this
+-- option include-last-step=0|1 (default 0): 1 keeps the last ProfilerStep (HTA's include_last_profiler_step)
 .load build/profq
--- Columns: rank, correlation_id, runtime (API name), kernel (GPU event name), cpu_dur_ns,
+-- Columns: run_id, rank, correlation_id, runtime (API name), kernel (GPU event name), cpu_dur_ns,
 -- gpu_dur_ns, launch_delay_ns, short_kernel (gpu < cpu duration), runtime_outlier
--- (cpu_dur > :runtime_cutoff_us µs, default 50), launch_delay_outlier (delay > :launch_delay_cutoff_us
--- µs, default 100). Parameters: :run (default every run).
--- Follows HTA (hta/analyzers/cuda_kernel_analysis.py get_cuda_kernel_launch_stats at f4d0062c;
--- notes/kineto_hta.md §3.2): launches are cudaLaunchKernel, cudaLaunchKernelExC, cudaMemcpyAsync and
--- cudaMemsetAsync joined to their GPU event by correlation id;
--- launch_delay = max(0, gpu start - cpu start - cpu duration). HTA's step selection is not applied.
+-- (cpu_dur > runtime-cutoff-us), launch_delay_outlier (delay > launch-delay-cutoff-us). Rows per
+-- run; --run keeps one run (a run is a rank: runs.rank, 0 when unknown).
+-- Follows HTA (facebookresearch/HolisticTraceAnalysis at f4d0062c:
+-- hta/analyzers/cuda_kernel_analysis.py cuda_kernel_launch_stats; notes/kineto_hta.md §3.2):
+-- launches are cudaLaunchKernel, cudaLaunchKernelExC, cudaMemcpyAsync and cudaMemsetAsync joined
+-- to their GPU event by correlation id; launch_delay = max(0, gpu start - cpu start - cpu
+-- duration). mode=hta (default): HTA's step selection applies (as temporal-breakdown: with two or
+-- more ProfilerStep#N names, launches starting at or after the last ProfilerStep's start, its GPU
+-- projection included, are dropped) and times are HTA's whole µs for Kineto runs (start rounded
+-- up, start + dur rounded down), so a sub-µs call or kernel can last -1 µs. mode=exact: every
+-- launch, ns times.
+-- Checked against HTA's own output on generated traces (tests/reports/hta_match.t).
 WITH
-sel AS (SELECT id AS run_id, coalesce(rank, 0) AS rank FROM runs WHERE :run IS NULL OR id = :run),
+sel AS (
+  SELECT id AS run_id, coalesce(rank, 0) AS rank, coalesce(time_offset_ns, 0) AS off,
+         source = 'chrome-json' AND coalesce(:mode, 'hta') = 'hta' AS us  -- HTA's µs: Kineto files only
+  FROM runs WHERE :run IS NULL OR id = :run
+),
+opt AS (SELECT coalesce(:mode, 'hta') = 'hta' AS hta, coalesce(:include_last_step, 0) AS keep_last),
 gpu AS (
   SELECT k.run_id, k.process_id, k.correlation_id, k.start_ns, k.end_ns, n.value AS name
   FROM kernels k JOIN strings n ON n.id = k.name_id WHERE k.run_id IN (SELECT run_id FROM sel)
@@ -19,15 +32,56 @@ gpu AS (
    JOIN (SELECT id, process_id FROM memcpys) USING (id) WHERE run_id IN (SELECT run_id FROM sel)
   UNION ALL SELECT run_id, process_id, correlation_id, start_ns, end_ns, operation FROM v_memsets m
    JOIN (SELECT id, process_id FROM memsets) USING (id) WHERE run_id IN (SELECT run_id FROM sel)
+),
+-- HTA's clock: td = the trace's ts as a double (µs since the run's offset), xe = td + dur;
+-- ts/e: whole µs (hta, ceil and floor) or ns (exact)
+gpu_m AS MATERIALIZED (
+  SELECT run_id, process_id, correlation_id, name,
+         CASE WHEN us THEN 1000 * (CAST(td AS INTEGER) + (td > CAST(td AS INTEGER))) ELSE start_ns END AS ts,
+         CASE WHEN us THEN 1000 * (CAST(xe AS INTEGER) - (xe < CAST(xe AS INTEGER))) ELSE end_ns END AS e
+  FROM (SELECT g.*, s.us, (g.start_ns - s.off) / 1000 + ((g.start_ns - s.off) % 1000) / 1000.0 AS td,
+               (g.start_ns - s.off) / 1000 + ((g.start_ns - s.off) % 1000) / 1000.0
+                 + (g.end_ns - g.start_ns) / 1000.0 AS xe
+        FROM gpu g JOIN sel s USING (run_id)), opt o
+),
+calls AS MATERIALIZED (
+  SELECT run_id, process_id, correlation_id, name, start_ns,
+         CASE WHEN us THEN 1000 * (CAST(td AS INTEGER) + (td > CAST(td AS INTEGER))) ELSE start_ns END AS ts,
+         CASE WHEN us THEN 1000 * (CAST(xe AS INTEGER) - (xe < CAST(xe AS INTEGER))) ELSE end_ns END AS e
+  FROM (SELECT a.*, s.us, n.value AS name,
+               (a.start_ns - s.off) / 1000 + ((a.start_ns - s.off) % 1000) / 1000.0 AS td,
+               (a.start_ns - s.off) / 1000 + ((a.start_ns - s.off) % 1000) / 1000.0
+                 + (a.end_ns - a.start_ns) / 1000.0 AS xe
+        FROM api_calls a JOIN sel s USING (run_id) JOIN strings n ON n.id = a.name_id
+        WHERE n.value IN ('cudaLaunchKernel', 'cudaLaunchKernelExC', 'cudaMemcpyAsync', 'cudaMemsetAsync')),
+       opt o
+),
+steps AS (  -- every event named ProfilerStep#N, gpu_user_annotation projections included
+  SELECT r.run_id, n.value AS name,
+         CASE WHEN us THEN 1000 * (CAST(td AS INTEGER) + (td > CAST(td AS INTEGER))) ELSE r.start_ns END AS ts,
+         CASE WHEN us THEN 1000 * (CAST(xe AS INTEGER) - (xe < CAST(xe AS INTEGER))) ELSE r.end_ns END AS e
+  FROM (SELECT r.*, s.us, (r.start_ns - s.off) / 1000 + ((r.start_ns - s.off) % 1000) / 1000.0 AS td,
+               (r.start_ns - s.off) / 1000 + ((r.start_ns - s.off) % 1000) / 1000.0
+                 + (coalesce(r.end_ns, r.start_ns) - r.start_ns) / 1000.0 AS xe
+        FROM ranges r JOIN sel s USING (run_id)) r
+  JOIN strings n ON n.id = r.name_id
+  WHERE n.value GLOB 'ProfilerStep#[0-9]*' AND (SELECT hta FROM opt)
+),
+cut AS MATERIALIZED (  -- per run: the bound on launch times (hta), NULL when everything is kept
+  SELECT s.run_id,
+         (SELECT CASE WHEN count(DISTINCT st.name) >= 2 THEN CASE WHEN o.keep_last = 0 THEN max(st.ts) ELSE max(st.e) END END
+            FROM steps st WHERE st.run_id = s.run_id) AS bound
+  FROM sel s, opt o
 )
-SELECT s.rank, a.correlation_id, n.value AS runtime, g.name AS kernel,
-       a.end_ns - a.start_ns AS cpu_dur_ns, g.end_ns - g.start_ns AS gpu_dur_ns,
-       max(0, g.start_ns - a.end_ns) AS launch_delay_ns,
-       (g.end_ns - g.start_ns) < (a.end_ns - a.start_ns) AS short_kernel,
-       (a.end_ns - a.start_ns) > 1000 * coalesce(:runtime_cutoff_us, 50) AS runtime_outlier,
-       max(0, g.start_ns - a.end_ns) > 1000 * coalesce(:launch_delay_cutoff_us, 100) AS launch_delay_outlier
-FROM api_calls a JOIN strings n ON n.id = a.name_id JOIN sel s ON s.run_id = a.run_id
-JOIN gpu g ON g.process_id = a.process_id AND g.correlation_id = a.correlation_id
-WHERE n.value IN ('cudaLaunchKernel', 'cudaLaunchKernelExC', 'cudaMemcpyAsync', 'cudaMemsetAsync')
-ORDER BY s.rank, a.start_ns
+SELECT s.run_id, s.rank, a.correlation_id, a.name AS runtime, g.name AS kernel,
+       (a.e - a.ts) AS cpu_dur_ns, (g.e - g.ts) AS gpu_dur_ns,
+       max(0, g.ts - a.e) AS launch_delay_ns,
+       (g.e - g.ts) < (a.e - a.ts) AS short_kernel,
+       (a.e - a.ts) > 1000 * coalesce(:runtime_cutoff_us, 50) AS runtime_outlier,
+       max(0, g.ts - a.e) > 1000 * coalesce(:launch_delay_cutoff_us, 100) AS launch_delay_outlier
+FROM calls a JOIN sel s USING (run_id) JOIN cut c USING (run_id)
+JOIN gpu_m g ON g.run_id = a.run_id AND g.process_id IS a.process_id AND g.correlation_id = a.correlation_id,
+(SELECT keep_last FROM opt) f
+WHERE c.bound IS NULL OR a.ts < c.bound OR (f.keep_last = 1 AND a.ts = c.bound)
+ORDER BY s.run_id, a.start_ns, a.correlation_id
 LIMIT coalesce(:limit, -1);

@@ -1,39 +1,78 @@
--- HTA temporal breakdown per rank and GPU: idle, compute and non-compute time of the GPU span
+-- HTA temporal breakdown per run and GPU: idle, compute and non-compute time of the GPU span
+-- option mode=hta|exact (default hta): hta reproduces HTA's numbers, its whole-µs rounding and other quirks included; exact uses ns times, GPU work only and the last CPU ProfilerStep
 -- option include-last-step=0|1 (default 0): 1 keeps the last ProfilerStep (HTA's include_last_profiler_step)
 .load build/profq
--- Columns: rank, device, idle_ns, compute_ns, non_compute_ns, kernel_ns, idle_pct, compute_pct,
--- non_compute_pct (percentages of kernel_ns, rounded to 2 places as HTA does).
--- Parameters: :run (default: every run; a run is a rank, runs.rank or 0 when unknown);
--- :include_last_step = 1 keeps the last ProfilerStep (HTA's include_last_profiler_step).
+-- Columns: run_id, rank, device, idle_ns, compute_ns, non_compute_ns, kernel_ns, idle_pct,
+-- compute_pct, non_compute_pct (percentages of kernel_ns, rounded to 2 places as HTA does: half
+-- to even, numpy's round).
+-- A row per run and GPU; --run keeps one run (a run is a rank: runs.rank, 0 when unknown).
 --
--- Follows Holistic Trace Analysis, not tb_plugin (facebookresearch/HolisticTraceAnalysis
--- hta/analyzers/breakdown_analysis.py get_temporal_breakdown, hta/common/trace.py,
--- hta/common/types.py at f4d0062c; notes/kineto_hta.md §3.1-3.2):
---  * step selection (HTA's default): with two or more ProfilerStep#N ranges, only GPU work
---    launched by a runtime call starting before the last ProfilerStep's start is kept (the last
---    step and anything launched after it are dropped); with fewer, everything is kept.
---  * GPU events: kernels, memcpys and memsets. kernel_ns = last end - first start;
---    idle = kernel_ns - |union of all GPU events|; compute = |union of COMPUTATION kernels|;
---    non_compute = kernel_ns - compute - idle (communication, memory and other GPU time not
---    hidden under computation).
+-- Follows Holistic Trace Analysis, not tb_plugin (facebookresearch/HolisticTraceAnalysis at
+-- f4d0062c: hta/analyzers/breakdown_analysis.py get_temporal_breakdown, _get_idle_time_for_kernels;
+-- hta/common/trace.py _filter_irrelevant_gpu_kernels; hta/common/trace_parser.py
+-- round_down_time_stamps; hta/common/trace_filter.py GPUKernelFilter; hta/utils/utils.py
+-- merge_kernel_intervals, get_kernel_type; notes/kineto_hta.md §3.1-3.2). mode=hta (default):
+--  * times: HTA works in whole µs of the trace's own clock (ts relative to baseTimeNanoseconds):
+--    start rounded up, start + dur rounded down, in double precision as Python does. An event
+--    shorter than 1 µs that does not cross a µs boundary gets a length of -1 µs, and a merged
+--    interval made of it alone counts -1 µs of busy time (HTA does this; it adds idle time).
+--    Only for runs imported from Chrome/Kineto JSON: HTA reads nothing else, and runs recorded
+--    by profq or imported from nsys keep their ns times.
+--  * GPU events: every event with a stream: kernels, memcpys, memsets and stream synchronizations
+--    (Kineto's cuda_sync "Stream Sync" / "Stream Wait Event", which carry a stream; class OTHER).
+--    gpu_user_annotation spans have no stream arg and are never GPU events.
+--  * steps: with two or more distinct ProfilerStep#N names, only GPU events whose correlation id
+--    matches a host event starting before the last ProfilerStep's start are kept (the last step
+--    and work launched after it dropped). The last ProfilerStep is taken over every event so
+--    named, gpu_user_annotation projections included: their start is later than the CPU step's,
+--    so HTA keeps GPU work launched early in the last step. include-last-step=1 keeps what was
+--    launched up to the last ProfilerStep's end (its GPU projection's, when later).
+--  * kernel_ns = end of the last merged interval - first start; idle = kernel_ns - |union|;
+--    compute = |union of COMPUTATION events|; non_compute = kernel_ns - compute - idle. Merging
+--    as HTA: in start order, an interval starting after the largest end so far opens a new
+--    group; touching intervals merge. Ties go in file order, as a stable sort would have them:
+--    HTA's numpy quicksort is not stable, and where a -1 µs event ties with another event at a
+--    group's start HTA's own result moves by 1 µs with the input order.
 --  * kernel classes by name (HTA's anchored regexes, as GLOBs): COMMUNICATION nccl*, hip*, hccl*,
 --    *ncclKernel*; MEMORY Memcpy*, hipMemcpy*, Memset*, hipMemset*, dma* (and every memcpy and
 --    memset row); COMPUTATION any other name not matching HTA's non-compute list
 --    (*Memcpy*, *Memset*, *dma*, *Sync*, Stream Wait Event*, cuda*LaunchKernel*, runFunction*,
 --    job_exe*, packet*, pe_exe*, cpum_exe_subgraph*, collective_subgraph_execution*); else OTHER.
---  * tb_plugin's GPU utilization differs on purpose: it divides kernel time by the step span
---    (gpu-summary), HTA by the GPU's own busy span.
+-- mode=exact: ns times as recorded; GPU work only (kernels, memcpys, memsets; a synchronization
+-- is a wait, not work); the last step is the last CPU ProfilerStep (cpu_op/user_annotation) and a
+-- GPU event is kept when its launching runtime call started before it; include-last-step=1 keeps
+-- everything.
+-- Features checked against HTA's own output (tests/reports/hta_match.t on generated traces,
+-- tests/reports/hta_rules.t on hand-made ones; the same table holds for idle-breakdown,
+-- comm-overlap and launch-stats):
+--   trace feature                                     | what HTA does (mode=hta)
+--   ns-resolution ts, base not on a whole µs           | ceil(ts), floor(ts + dur) on the trace's clock
+--   kernels/memsets under 1 µs                         | length -1 µs where no µs boundary is crossed
+--   memcpys/memsets overlapping kernels                | in the union (not kernels only), MEMORY
+--   several streams, one GPU                           | one union over all streams
+--   NCCL kernels (collective args) overlapping compute | COMMUNICATION by name; args unused
+--   cuda_sync Stream Sync / Event Sync                 | Stream Sync is GPU time (OTHER); Event Sync not
+--   gpu_user_annotation (ProfilerStep#N projections)   | no stream: host events; cut at their start
+--   include_last_profiler_step                         | launches up to the last step's end only
+--   ac2g / fwdbwd flows                                | not used
+--   two ranks (distributedInfo)                        | a row per run (= rank)
+--   epoch-µs ts without baseTimeNanoseconds; whole µs  | same rules
+--   one ProfilerStep only                              | nothing cut
+--   percentages                                        | numpy's round: half to even
+-- Not reproduced: HTA counts distinct ProfilerStep names over all ranks of a directory (profq per
+-- run); HTA treats any host event with a "stream" arg (Triton cpu_op) as GPU work; HTA's sort of
+-- tied starts (above).
+-- tb_plugin's GPU utilization differs on purpose: it divides kernel time by the step span
+-- (gpu-summary), HTA by the GPU's own busy span.
 WITH
-sel AS (SELECT id AS run_id, coalesce(rank, 0) AS rank FROM runs WHERE :run IS NULL OR id = :run),
-cut AS MATERIALIZED (  -- per run: the last ProfilerStep's start when there are two or more, else NULL
-  SELECT s.run_id,
-         (SELECT CASE WHEN count(*) >= 2 AND coalesce(:include_last_step, 0) = 0 THEN max(r.start_ns) END
-            FROM ranges r JOIN strings n ON n.id = r.name_id
-           WHERE r.run_id = s.run_id AND n.value GLOB 'ProfilerStep#*' AND r.kind IN (2, 3)) AS last_start
-  FROM sel s
+sel AS (
+  SELECT id AS run_id, coalesce(rank, 0) AS rank, coalesce(time_offset_ns, 0) AS off,
+         source = 'chrome-json' AND coalesce(:mode, 'hta') = 'hta' AS us  -- HTA's µs: Kineto files only
+  FROM runs WHERE :run IS NULL OR id = :run
 ),
+opt AS (SELECT coalesce(:mode, 'hta') = 'hta' AS hta, coalesce(:include_last_step, 0) AS keep_last),
 gpu AS (
-  SELECT k.run_id, k.device_id, k.process_id, k.correlation_id, k.start_ns, k.end_ns,
+  SELECT k.run_id, 0 AS src, k.id, k.device_id, k.process_id, k.correlation_id, k.start_ns, k.end_ns,
          CASE
            WHEN n.value GLOB 'nccl*' OR n.value GLOB 'hip*' OR n.value GLOB 'hccl*' OR n.value GLOB '*ncclKernel*'
              THEN 'COMMUNICATION'
@@ -47,35 +86,112 @@ gpu AS (
            ELSE 'OTHER' END AS type
   FROM kernels k JOIN strings n ON n.id = k.name_id WHERE k.run_id IN (SELECT run_id FROM sel)
   UNION ALL
-  SELECT run_id, device_id, process_id, correlation_id, start_ns, end_ns, 'MEMORY' FROM memcpys
+  SELECT run_id, 1, id, device_id, process_id, correlation_id, start_ns, end_ns, 'MEMORY' FROM memcpys
    WHERE run_id IN (SELECT run_id FROM sel)
   UNION ALL
-  SELECT run_id, device_id, process_id, correlation_id, start_ns, end_ns, 'MEMORY' FROM memsets
+  SELECT run_id, 2, id, device_id, process_id, correlation_id, start_ns, end_ns, 'MEMORY' FROM memsets
    WHERE run_id IN (SELECT run_id FROM sel)
+  UNION ALL  -- HTA's GPUKernelFilter: stream >= 0 and a correlation id
+  SELECT run_id, 3, id, device_id, process_id, correlation_id, start_ns, end_ns, 'OTHER' FROM synchronizations
+   WHERE run_id IN (SELECT run_id FROM sel) AND stream_id IS NOT NULL AND correlation_id IS NOT NULL
+     AND (SELECT hta FROM opt)
 ),
-gpu_m AS MATERIALIZED (SELECT row_number() OVER () AS gid, * FROM gpu),
-launch AS MATERIALIZED (  -- the launching runtime call's start, by correlation id
-  SELECT g.gid, min(a.start_ns) AS rt_start
-  FROM gpu_m g JOIN api_calls a ON a.process_id = g.process_id AND a.correlation_id = g.correlation_id
-  GROUP BY g.gid
+-- HTA's clock: td = the trace's ts as a double (µs since the run's offset), xe = td + dur.
+gpu_t AS (
+  SELECT g.*, s.us, (g.start_ns - s.off) / 1000 + ((g.start_ns - s.off) % 1000) / 1000.0 AS td,
+         (g.start_ns - s.off) / 1000 + ((g.start_ns - s.off) % 1000) / 1000.0
+           + (g.end_ns - g.start_ns) / 1000.0 AS xe
+  FROM gpu g JOIN sel s USING (run_id)
+),
+gpu_m AS MATERIALIZED (  -- ts/e: whole µs (hta, ceil and floor) or ns (exact)
+  SELECT run_id, src, id, device_id, process_id, correlation_id, type,
+         CASE WHEN us THEN 1000 * (CAST(td AS INTEGER) + (td > CAST(td AS INTEGER))) ELSE start_ns END AS ts,
+         CASE WHEN us THEN 1000 * (CAST(xe AS INTEGER) - (xe < CAST(xe AS INTEGER))) ELSE end_ns END AS e
+  FROM gpu_t, opt o
+),
+host AS MATERIALIZED (  -- runtime/driver calls, times in the same unit
+  SELECT a.run_id, a.process_id, a.correlation_id,
+         CASE WHEN a.us THEN 1000 * (CAST(a.td AS INTEGER) + (a.td > CAST(a.td AS INTEGER))) ELSE a.start_ns END AS ts
+  FROM (SELECT c.*, s.us, (c.start_ns - s.off) / 1000 + ((c.start_ns - s.off) % 1000) / 1000.0 AS td
+        FROM api_calls c JOIN sel s USING (run_id) WHERE c.correlation_id IS NOT NULL) a, opt o
+),
+steps AS (  -- ProfilerStep#N events: any kind (hta) or CPU ones only (exact)
+  SELECT r.run_id, n.value AS name,
+         CASE WHEN us THEN 1000 * (CAST(td AS INTEGER) + (td > CAST(td AS INTEGER))) ELSE r.start_ns END AS ts,
+         CASE WHEN us THEN 1000 * (CAST(xe AS INTEGER) - (xe < CAST(xe AS INTEGER))) ELSE r.end_ns END AS e
+  FROM (SELECT r.*, s.us, (r.start_ns - s.off) / 1000 + ((r.start_ns - s.off) % 1000) / 1000.0 AS td,
+               (r.start_ns - s.off) / 1000 + ((r.start_ns - s.off) % 1000) / 1000.0
+                 + (coalesce(r.end_ns, r.start_ns) - r.start_ns) / 1000.0 AS xe
+        FROM ranges r JOIN sel s USING (run_id)) r
+  JOIN strings n ON n.id = r.name_id, opt o
+  WHERE n.value GLOB 'ProfilerStep#[0-9]*' AND (o.hta OR r.kind IN (2, 3))
+),
+cut AS MATERIALIZED (  -- per run: the bound on launch times, NULL when everything is kept
+  SELECT s.run_id,
+         (SELECT CASE WHEN (o.hta AND count(DISTINCT st.name) >= 2) OR (NOT o.hta AND count(*) >= 2)
+                      THEN CASE WHEN o.keep_last = 0 THEN max(st.ts) WHEN o.hta THEN max(st.e) END END
+            FROM steps st WHERE st.run_id = s.run_id) AS bound
+  FROM sel s, opt o
 ),
 kept AS (
-  SELECT g.* FROM gpu_m g JOIN cut c ON c.run_id = g.run_id
-  LEFT JOIN launch l ON l.gid = g.gid
-  WHERE c.last_start IS NULL OR l.rt_start < c.last_start
+  SELECT g.* FROM gpu_m g JOIN cut c USING (run_id), opt o
+  WHERE c.bound IS NULL
+     OR (o.hta AND o.keep_last = 0 AND EXISTS (SELECT 1 FROM host h WHERE h.run_id = g.run_id
+           AND h.process_id IS g.process_id AND h.correlation_id = g.correlation_id AND h.ts < c.bound))
+     OR (o.hta AND o.keep_last = 1 AND EXISTS (SELECT 1 FROM host h WHERE h.run_id = g.run_id
+           AND h.process_id IS g.process_id AND h.correlation_id = g.correlation_id AND h.ts <= c.bound))
+     OR (NOT o.hta AND (SELECT min(h.ts) FROM host h WHERE h.run_id = g.run_id
+           AND h.process_id IS g.process_id AND h.correlation_id = g.correlation_id) < c.bound)
 ),
-per AS (
-  SELECT run_id, device_id, max(end_ns) - min(start_ns) AS kernel_ns,
-         interval_union_ns(start_ns, end_ns) AS busy_ns,
-         interval_union_ns(CASE WHEN type = 'COMPUTATION' THEN start_ns END, end_ns) AS compute_ns
-  FROM kept GROUP BY run_id, device_id
+-- HTA's merge_kernel_intervals, for all events (a) and COMPUTATION ones (c): brk = opens a group
+flag AS (
+  SELECT run_id, device_id, type, ts, e, src, id,
+         ts > coalesce(max(e) OVER (PARTITION BY run_id, device_id ORDER BY ts, src, id
+                                    ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), ts) AS brk_a,
+         ts > coalesce(max(e) OVER (PARTITION BY run_id, device_id, type = 'COMPUTATION' ORDER BY ts, src, id
+                                    ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), ts) AS brk_c
+  FROM kept
+),
+grp AS MATERIALIZED (
+  SELECT run_id, device_id, type, ts, e,
+         sum(brk_a) OVER (PARTITION BY run_id, device_id ORDER BY ts, src, id ROWS UNBOUNDED PRECEDING) AS ga,
+         sum(brk_c) OVER (PARTITION BY run_id, device_id, type = 'COMPUTATION' ORDER BY ts, src, id
+                          ROWS UNBOUNDED PRECEDING) AS gc
+  FROM flag
+),
+ga AS MATERIALIZED (SELECT run_id, device_id, ga, min(ts) AS ts, max(e) AS e FROM grp GROUP BY run_id, device_id, ga),
+gc AS (SELECT run_id, device_id, gc, min(ts) AS ts, max(e) AS e FROM grp WHERE type = 'COMPUTATION'
+       GROUP BY run_id, device_id, gc),
+per AS MATERIALIZED (
+  SELECT a.run_id, a.device_id,
+         (SELECT x.e FROM ga x WHERE x.run_id = a.run_id AND x.device_id IS a.device_id ORDER BY x.ga DESC LIMIT 1)
+           - min(a.ts) AS kernel_t,
+         sum(a.e - a.ts) AS busy_t,
+         coalesce((SELECT sum(c.e - c.ts) FROM gc c WHERE c.run_id = a.run_id AND c.device_id IS a.device_id), 0)
+           AS compute_t
+  FROM ga a GROUP BY a.run_id, a.device_id
+),
+res AS (
+  SELECT p.run_id, p.device_id, (p.kernel_t - p.busy_t) AS idle_ns, p.compute_t AS compute_ns,
+         (p.busy_t - p.compute_t) AS non_compute_ns, p.kernel_t AS kernel_ns
+  FROM per p
+),
+pct AS (  -- HTA: round(100 * (part / kernel), 2) with numpy's round half to even: rint(y) / 100
+  SELECT run_id, device_id, idle_ns, compute_ns, non_compute_ns, kernel_ns,
+         100.0 * (100.0 * (1.0 * idle_ns / kernel_ns)) AS yi, 100.0 * (100.0 * (1.0 * compute_ns / kernel_ns)) AS yc,
+         100.0 * (100.0 * (1.0 * non_compute_ns / kernel_ns)) AS yn
+  FROM res
+),
+fl AS (
+  SELECT p.*, CAST(yi AS INTEGER) - (yi < CAST(yi AS INTEGER)) AS fi,
+         CAST(yc AS INTEGER) - (yc < CAST(yc AS INTEGER)) AS fc,
+         CAST(yn AS INTEGER) - (yn < CAST(yn AS INTEGER)) AS fn
+  FROM pct p
 )
-SELECT s.rank, d.ordinal AS device,
-       p.kernel_ns - p.busy_ns AS idle_ns, p.compute_ns,
-       p.busy_ns - p.compute_ns AS non_compute_ns, p.kernel_ns,
-       round(100.0 * (p.kernel_ns - p.busy_ns) / p.kernel_ns, 2) AS idle_pct,
-       round(100.0 * p.compute_ns / p.kernel_ns, 2) AS compute_pct,
-       round(100.0 * (p.busy_ns - p.compute_ns) / p.kernel_ns, 2) AS non_compute_pct
-FROM per p JOIN sel s USING (run_id) LEFT JOIN devices d ON d.id = p.device_id
-ORDER BY s.rank, p.run_id, d.ordinal
+SELECT r.run_id, s.rank, d.ordinal AS device, r.idle_ns, r.compute_ns, r.non_compute_ns, r.kernel_ns,
+       (r.fi + (r.yi - r.fi > 0.5 OR (r.yi - r.fi = 0.5 AND r.fi % 2 <> 0))) / 100.0 AS idle_pct,
+       (r.fc + (r.yc - r.fc > 0.5 OR (r.yc - r.fc = 0.5 AND r.fc % 2 <> 0))) / 100.0 AS compute_pct,
+       (r.fn + (r.yn - r.fn > 0.5 OR (r.yn - r.fn = 0.5 AND r.fn % 2 <> 0))) / 100.0 AS non_compute_pct
+FROM fl r JOIN sel s USING (run_id) LEFT JOIN devices d ON d.id = r.device_id
+ORDER BY r.run_id, d.ordinal
 LIMIT coalesce(:limit, -1);

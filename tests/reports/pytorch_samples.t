@@ -63,7 +63,7 @@ like "$("$PROFQ" op-sum "$TMP/r0.db" --param by=name+input-shape --format csv | 
 
 # HTA on the same sample, default step selection (steps 5-9; notes §5.2)
 is "$("$PROFQ" temporal-breakdown "$TMP/r0.db" --format csv | sed 1d)" \
-	"0,0,327463000,492891000,10140000,830494000,39.43,59.35,1.22" \
+	"1,0,0,327463000,492891000,10140000,830494000,39.43,59.35,1.22" \
 	"temporal-breakdown: HTA's 327463 / 492891 / 10140 of 830494 µs (39.43 / 59.35 / 1.22 %)"
 
 # tb_plugin memory statistics of the ResNet50 sample (§5.1, ran): GPU0 aten::empty 4404 calls,
@@ -72,7 +72,7 @@ is "$("$PROFQ" memory-sum "$TMP/r0.db" --format csv | cut -d, -f2- | grep '^GPU0
 	"4404,34000779264,2694,34000779264" "memory-sum: GPU0 aten::empty as tb_plugin"
 # HTA idle time breakdown of the ResNet50 sample (§5.2, ran): stream 7 host_wait 318934 µs (0.97),
 # kernel_wait 8529 µs (0.03)
-is "$("$PROFQ" idle-breakdown "$TMP/r0.db" --format csv | sed 1d | cut -d, -f3-6)" \
+is "$("$PROFQ" idle-breakdown "$TMP/r0.db" --format csv | sed 1d | cut -d, -f4-7)" \
 	"7,318934000,8529000,0" "idle-breakdown: stream 7 as HTA"
 
 done_testing
