@@ -74,4 +74,31 @@ for p in profq-overview.1.A.sql profq-overview.2.A.sql profq-overview.3.A.sql \
 	ok $? "nsys $p has rows"
 done
 
+# The panels' figures against the reports that define them (computed there with other SQL).
+# GPU utilization: busy time per device over the whole run = gpu-util-timeline's busy_ns total.
+for db in kineto nsys; do
+	"$PROFQ" gpu-util-timeline "$TMP/$db.db" --format csv >"$TMP/$db.util.csv"
+	sqlite -header -csv "$TMP/$db.db" <"$TMP/$db.overview.json/profq-overview.1.A.sql" >"$TMP/$db.panel.csv"
+	set -- $(sqlite "$TMP/$db.db" "SELECT start_ns / 1000000, end_ns / 1000000 + 1 FROM runs" | tr '|' ' ')
+	is "$(py - "$TMP/$db.util.csv" "$TMP/$db.panel.csv" $(( ($2 - $1) * 1000000 / 300 )) <<'PY'
+import csv, sys
+report, panel, w = sys.argv[1], sys.argv[2], int(sys.argv[3])
+want, got = {}, {}
+for r in csv.DictReader(open(report)):
+    want["GPU " + r["device"]] = want.get("GPU " + r["device"], 0) + int(r["busy_ns"])
+for r in csv.DictReader(open(panel)):
+    got[r["device"]] = got.get(r["device"], 0) + float(r["utilization_pct"]) / 100 * w
+print(" ".join("%s:%s" % (d, "ok" if abs(got.get(d, 0) - want[d]) <= 0.001 * w * 300
+                          else "%d != %d" % (got.get(d, 0), want[d])) for d in sorted(want)))
+PY
+)" "$(cut -d, -f2 "$TMP/$db.util.csv" | sed 1d | sort -u | sed 's/^/GPU /; s/$/:ok/' | tr '\n' ' ' | sed 's/ $//')" \
+		"$db: GPU utilization panel's busy time per device = gpu-util-timeline's"
+done
+# Work per step: the GPU time each step launched = step-breakdown's kernel, memcpy, memset.
+got=$(sqlite -csv "$TMP/kineto.db" <"$TMP/kineto.pytorch.json/profq-pytorch.2.A.sql" |
+	awk -F, '{ gsub(/"|step /, "", $1); printf "%s:%d,%d,%d ", $1, $2 * 1000000 + .5, $3 * 1000000 + .5, $4 * 1000000 + .5 }')
+want=$("$PROFQ" step-breakdown "$TMP/kineto.db" --format csv | sed 1d | grep -v '^average' |
+	awk -F, '{ printf "%s:%s,%s,%s ", $1, $2, $3, $4 }')
+is "$got" "$want" "work per step: kernel, memcpy, memset per step = step-breakdown's"
+
 done_testing
