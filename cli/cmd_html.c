@@ -1,4 +1,5 @@
 /* cmd_html.c - `profq html DB -o report.html [--run ID]`: the one-page HTML report. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,8 +55,10 @@ int pq_cmd_html(int argc, char **argv)
 		return PQ_EXIT_FAIL;
 	out = strcmp(output, "-") == 0 ? stdout : fopen(output, "w");
 	if (out == NULL) {
+		int e = errno;
+
 		sqlite3_close(db);
-		return pq_cli_fail("html: cannot write %s", output);
+		return pq_cli_fail("html: cannot write %s: %s", output, strerror(e));
 	}
 	base = strrchr(path, '/');
 	rc = pq_html_page(db, base ? base + 1 : path, run, out, &err);

@@ -85,6 +85,9 @@ ok $? "leaving no half-written page"
 is "$?" 2 "without -o: usage error"
 "$PROFQ" html "$TMP/both.db" -o "$TMP/x.html" --run x 2>/dev/null
 is "$?" 2 "a bad --run: usage error"
+"$PROFQ" html "$TMP/both.db" -o "$TMP/no/such/dir.html" 2>"$TMP/err"
+is "$?:$(cat "$TMP/err")" "1:profq: html: cannot write $TMP/no/such/dir.html: No such file or directory" \
+	"an unwritable output fails with the reason"
 "$PROFQ" html "$TMP/nothere.db" -o "$TMP/x.html" 2>/dev/null
 is "$?" 1 "a missing database fails"
 
