@@ -36,31 +36,32 @@ int pq_cli_usage_text(FILE *out)
 	return PQ_EXIT_OK;
 }
 
-/* Levenshtein distance, for names up to 63 characters (longer ones count as far apart). */
+/* Edit distance with adjacent transpositions counting one edit ("hepl" is 1 from "help", 2 from
+ * "html"), for names up to 63 characters (longer ones count as far apart). */
 static size_t distance(const char *a, const char *b)
 {
-	size_t la = strlen(a), lb = strlen(b), row[64];
+	size_t la = strlen(a), lb = strlen(b), d[64][64];
 
 	if (la >= 64 || lb >= 64)
 		return (size_t)-1;
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = i;
 	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-
-		row[0] = i;
+		d[0][j] = j;
+	for (size_t i = 1; i <= la; i++)
 		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+			size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
 
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			diag = up;
-			row[j] = best;
+			if (d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
 		}
-	}
-	return row[lb];
+	return d[la][lb];
 }
 
 /* The command or report name closest to name, or NULL when none is close: at most 1 edit for

@@ -20,6 +20,8 @@ const pq_command pq_commands[] = {
 	  pq_sql_help },
 	{ "analyze", pq_cmd_analyze, "the nsys analyze rules: one row per rule, or one rule's events",
 	  pq_analyze_help },
+	{ "html", pq_cmd_html, "one self-contained HTML page with charts of the canned reports",
+	  pq_html_help },
 	{ "report", pq_cmd_report, "list the canned reports, or run one", pq_report_cmd_help },
 	{ "help", pq_cmd_help, "show the full help of a command or a report", pq_help_help },
 	{ NULL, NULL, NULL, NULL },

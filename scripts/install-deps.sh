@@ -5,8 +5,10 @@ set -eu
 
 # Build: compilers, pkg-config and the libraries (libssl-dev: libcrypto's SHA-256 for `profq
 # import`); tests: the sqlite3 CLI, prove (perl), Debian's python3 (built with loadable-extension
-# support); bench: GNU time.
-packages="gcc clang make pkg-config libsqlite3-dev libcjson-dev zlib1g-dev libssl-dev sqlite3 perl python3 time"
+# support); bench: GNU time; the notebook test: pandas and matplotlib; the HTML report test:
+# xmllint and a headless chromium (with a font to draw text).
+packages="gcc clang make pkg-config libsqlite3-dev libcjson-dev zlib1g-dev libssl-dev sqlite3 perl python3 time
+python3-pandas python3-matplotlib libxml2-utils chromium fonts-dejavu-core"
 
 missing=""
 for p in $packages; do

@@ -1,0 +1,55 @@
+-- GPU utilization over time: per run and device, the share of each time chunk some GPU operation was running
+-- option chunks=<n> (default 100): split each device's span into this many equal chunks (1 to 1000)
+--
+-- Columns: run_id, device (CUDA ordinal), chunk (0-based), start_ns, end_ns, busy_ns, util_pct.
+-- Per (run, device), the span from the first GPU operation's start (kernel, memcpy, memset) to the
+-- last one's end is cut into :chunks equal chunks. busy_ns is the time inside the chunk covered by
+-- at least one operation (the union of the operations of every stream and process on the device,
+-- so concurrent kernels count once and util_pct never exceeds 100); util_pct = busy_ns / chunk
+-- length * 100, rounded to 2 places. Ordered by run, device, chunk. Runs: every run separately
+-- unless --run ID (:run). Plain SQL (no extension), for the HTML report and notebooks.
+WITH ops AS (
+  SELECT run_id, device_id, start_ns, end_ns FROM kernels
+  WHERE (:run IS NULL OR run_id = :run) AND end_ns > start_ns
+  UNION ALL SELECT run_id, device_id, start_ns, end_ns FROM memcpys
+  WHERE (:run IS NULL OR run_id = :run) AND end_ns > start_ns
+  UNION ALL SELECT run_id, device_id, start_ns, end_ns FROM memsets
+  WHERE (:run IS NULL OR run_id = :run) AND end_ns > start_ns
+), reach AS (  -- the latest end among the operations that start before this one
+  SELECT *, max(end_ns) OVER (PARTITION BY run_id, device_id ORDER BY start_ns, end_ns
+                              ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_end
+  FROM ops
+), island AS (
+  SELECT *, sum(CASE WHEN prev_end IS NULL OR start_ns > prev_end THEN 1 ELSE 0 END)
+              OVER (PARTITION BY run_id, device_id ORDER BY start_ns, end_ns
+                    ROWS UNBOUNDED PRECEDING) AS k
+  FROM reach
+), busy AS (  -- disjoint busy intervals per device
+  SELECT run_id, device_id, min(start_ns) AS bs, max(end_ns) AS be
+  FROM island GROUP BY run_id, device_id, k
+), span AS (
+  SELECT run_id, device_id, min(bs) AS s0, max(be) AS s1 FROM busy GROUP BY run_id, device_id
+), n AS (
+  SELECT max(1, min(1000, coalesce(:chunks, 100))) AS n
+), idx(i) AS (
+  SELECT 0 UNION ALL SELECT i + 1 FROM idx, n WHERE i + 1 < n.n
+), chunk AS (
+  SELECT sp.run_id, sp.device_id, idx.i,
+         sp.s0 + (sp.s1 - sp.s0) * idx.i / n.n AS cs,
+         sp.s0 + (sp.s1 - sp.s0) * (idx.i + 1) / n.n AS ce
+  FROM span sp, idx, n WHERE sp.s1 > sp.s0
+), covered AS (
+  SELECT c.run_id, c.device_id, c.i, c.cs, c.ce,
+         coalesce(sum(min(b.be, c.ce) - max(b.bs, c.cs)), 0) AS busy_ns
+  FROM chunk c
+  LEFT JOIN busy b ON b.run_id = c.run_id AND b.device_id IS c.device_id
+                  AND b.bs < c.ce AND b.be > c.cs
+  GROUP BY c.run_id, c.device_id, c.i
+)
+SELECT cv.run_id, d.ordinal AS device, cv.i AS chunk, cv.cs AS start_ns, cv.ce AS end_ns,
+       cv.busy_ns, round(100.0 * cv.busy_ns / (cv.ce - cv.cs), 2) AS util_pct
+FROM covered cv
+LEFT JOIN devices d ON d.id = cv.device_id
+WHERE cv.ce > cv.cs
+ORDER BY cv.run_id, d.ordinal, cv.i
+LIMIT coalesce(:limit, -1);
