@@ -26,6 +26,8 @@ static const char usage_text[] =
 	"                     profq SQL functions loaded\n"
 	"  analyze <profile.db> [--rule NAME] [--gap-ms MS] [--chunks N] [--threshold PCT]\n"
 	"                     the nsys analyze rules: one row per rule, or one rule's events\n"
+	"  export --format chrome <profile.db> -o trace.json[.gz] [--run ID] [--from NS --to NS]\n"
+	"                     write a timeline for Perfetto UI / chrome://tracing\n"
 	"  report --list      list the canned reports, one line each\n"
 	"  report <name> <profile.db> [options]\n"
 	"                     run a canned report (same as 'profq <name> <profile.db>')\n"
@@ -49,6 +51,7 @@ static const command commands[] = {
 	{ "sql", pq_cmd_sql },
 	{ "report", pq_cmd_report },
 	{ "analyze", pq_cmd_analyze },
+	{ "export", pq_cmd_export },
 };
 
 int main(int argc, char **argv)
