@@ -28,6 +28,8 @@ static const char usage_text[] =
 	"                     the nsys analyze rules: one row per rule, or one rule's events\n"
 	"  export --format chrome <profile.db> -o trace.json[.gz] [--run ID] [--from NS --to NS]\n"
 	"                     write a timeline for Perfetto UI / chrome://tracing\n"
+	"  merge -o job.db [--rank N] INPUT [[--rank N] INPUT]...\n"
+	"                     put the runs of several profiles or traces (ranks) in one database\n"
 	"  report --list      list the canned reports, one line each\n"
 	"  report <name> <profile.db> [options]\n"
 	"                     run a canned report (same as 'profq <name> <profile.db>')\n"
@@ -52,6 +54,7 @@ static const command commands[] = {
 	{ "report", pq_cmd_report },
 	{ "analyze", pq_cmd_analyze },
 	{ "export", pq_cmd_export },
+	{ "merge", pq_cmd_merge },
 };
 
 int main(int argc, char **argv)
