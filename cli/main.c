@@ -30,6 +30,8 @@ static const char usage_text[] =
 	"                     write a timeline for Perfetto UI / chrome://tracing\n"
 	"  merge -o job.db [--rank N] INPUT [[--rank N] INPUT]...\n"
 	"                     put the runs of several profiles or traces (ranks) in one database\n"
+	"  diff <before.db> <after.db> [--by kernel|op] [--run-a ID] [--run-b ID]\n"
+	"                     per kernel or operator: counts and times before and after, the change\n"
 	"  report --list      list the canned reports, one line each\n"
 	"  report <name> <profile.db> [options]\n"
 	"                     run a canned report (same as 'profq <name> <profile.db>')\n"
@@ -55,6 +57,7 @@ static const command commands[] = {
 	{ "analyze", pq_cmd_analyze },
 	{ "export", pq_cmd_export },
 	{ "merge", pq_cmd_merge },
+	{ "diff", pq_cmd_diff },
 };
 
 int main(int argc, char **argv)
