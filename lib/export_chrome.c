@@ -122,7 +122,8 @@ void xp_event_ts(xp_ctx *x, const char *key, int64_t ns)
 void xp_event_dur(xp_ctx *x, int64_t ns)
 {
 	pq_jw_lit(x->w, ",\"dur\":");
-	pq_jw_us(x->w, ns);
+	/* An end before the start (a broken row) would make the file unreadable: 0 instead. */
+	pq_jw_us(x->w, ns < 0 ? 0 : ns);
 }
 
 void xp_event_end(xp_ctx *x)

@@ -113,4 +113,5 @@ like "$(cat "$TMP/err")" "^profq: diff: cannot open" "says it cannot open it"
 like "$(cat "$TMP/err")" "no run 9" "says there is no run 9"
 "$PROFQ" diff --help | head -1 | grep -q '^Usage: profq diff'
 ok $? "diff --help"
+like "$("$PROFQ" --help)" "  diff <before.db> <after.db>" "profq --help lists diff"
 done_testing

@@ -120,6 +120,14 @@ is "$(q "$TMP/w.json" "sorted(x['name'] for x in e if x.get('ph') == 'X')")" \
 check "$TMP/w.json"
 ok $? "window export: structure check passes"
 
+# --- A broken row (end before start) is written with dur 0, so the file stays loadable.
+cp "$TMP/v.db" "$TMP/broken.db"
+sqlite "$TMP/broken.db" "UPDATE kernels SET end_ns = start_ns - 5 WHERE correlation_id = 7"
+"$PROFQ" export "$TMP/broken.db" -o "$TMP/broken.json" >/dev/null
+is "$(q "$TMP/broken.json" "X('gemm')['dur']")" "0" "end before start: dur 0"
+check "$TMP/broken.json"
+ok $? "... and the structure check passes"
+
 # --- Errors: usage 2, failure 1, never a file left behind, an existing file untouched.
 "$PROFQ" export "$TMP/v.db" 2>"$TMP/err"; is $? 2 "no -o: usage error"
 like "$(cat "$TMP/err")" "^profq: export: no output file" "no -o: says so"
@@ -135,4 +143,6 @@ is "$(cat "$TMP/keep.json")" "keep" "a failed export leaves an existing file as 
 is "$(ls "$TMP" | grep -c '\.tmp\.')" 0 "no temporary file left behind"
 "$PROFQ" export "$TMP/v.db" -o - | py -c 'import json,sys; print(len(json.load(sys.stdin)["traceEvents"]) > 0)' >"$TMP/o"
 is "$(cat "$TMP/o")" "True" "-o - writes the trace to standard output"
+like "$("$PROFQ" export --help | head -1)" "^Usage: profq export" "export --help"
+like "$("$PROFQ" --help)" "  export --format chrome" "profq --help lists export"
 done_testing

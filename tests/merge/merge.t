@@ -98,4 +98,6 @@ is $? 1 "--rank for an input with two runs: failure"
 ok $? "the merged file exports"
 py "$TOP/tests/export/chrome_check.py" "$TMP/job.json" >/dev/null
 ok $? "... with a valid structure"
+like "$("$PROFQ" merge --help | head -1)" "^Usage: profq merge" "merge --help"
+like "$("$PROFQ" --help)" "  merge -o job.db" "profq --help lists merge"
 done_testing
