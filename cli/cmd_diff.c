@@ -26,7 +26,7 @@ static int is_int(const char *s)
 	return *s != '\0' && *end == '\0' && errno == 0;
 }
 
-/* Whether the run exists in schema (main or b). */
+/* Whether the run exists in schema (a or b). */
 static int has_run(sqlite3 *db, const char *schema, const char *run)
 {
 	char sql[96];
@@ -94,15 +94,19 @@ int pq_cmd_diff(int argc, char **argv)
 	}
 	if (argc - optind != 2)
 		return pq_cli_usage("diff: give two databases, before and after");
-	if ((db = pq_cli_open(argv[optind], PQ_OPEN_READ)) == NULL)
-		return PQ_EXIT_FAIL;
-	if (pq_diff_attach(db, argv[optind + 1], &err) != 0) {
+	/* Both files attached read-only to an in-memory connection: neither is changed. */
+	if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_URI, NULL) !=
+	    SQLITE_OK) {
+		sqlite3_close(db);
+		return pq_cli_fail("diff: out of memory");
+	}
+	if (pq_diff_attach(db, argv[optind], argv[optind + 1], &err) != 0) {
 		sqlite3_close(db);
 		return pq_cli_fail("diff: %s", err.msg);
 	}
-	if ((run_a && !has_run(db, "main", run_a)) || (run_b && !has_run(db, "b", run_b))) {
-		rc = pq_cli_fail("diff: no run %s in '%s'", run_a && !has_run(db, "main", run_a) ? run_a : run_b,
-				 run_a && !has_run(db, "main", run_a) ? argv[optind] : argv[optind + 1]);
+	if ((run_a && !has_run(db, "a", run_a)) || (run_b && !has_run(db, "b", run_b))) {
+		rc = pq_cli_fail("diff: no run %s in '%s'", run_a && !has_run(db, "a", run_a) ? run_a : run_b,
+				 run_a && !has_run(db, "a", run_a) ? argv[optind] : argv[optind + 1]);
 		sqlite3_close(db);
 		return rc;
 	}

@@ -1,5 +1,5 @@
-/* diff.c - the profile comparison (diff.h): one SQL statement over main (before) and the attached
- * database b (after).
+/* diff.c - the profile comparison (diff.h): one SQL statement over the attached databases a (before)
+ * and b (after).
  *
  * Rows: "[GPU busy time]" (per device, the union of its kernels, memcpys and memsets; summed over
  * devices; count = GPU operations), "[step time]" (ProfilerStep#N ranges: count and summed
@@ -11,12 +11,7 @@
  */
 #include "diff.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-
-#include "version.h"
+#include "db_attach.h"
 
 /* One side's figures; S is the schema (main or after), R the run parameter. */
 #define SIDE(S, R)                                                                              \
@@ -48,7 +43,7 @@
 	") g JOIN " S ".strings s ON s.id = g.sid"
 
 static const char sql[] =
-	"WITH a AS (" SIDE("main", ":run_a") "),"
+	"WITH a AS (" SIDE("a", ":run_a") "),"
 	" b AS (" SIDE("b", ":run_b") "),"
 	" names AS (SELECT o, name FROM a UNION SELECT o, name FROM b),"
 	" j AS ("
@@ -67,69 +62,13 @@ const char *pq_diff_sql(void)
 	return sql;
 }
 
-/* A file: URI for a path, every byte outside the unreserved set percent-encoded. */
-static char *file_uri(const char *path, const char *query)
+int pq_diff_attach(sqlite3 *db, const char *before, const char *after, pq_error *err)
 {
-	size_t n = strlen(path), k = 0;
-	char *u = malloc(3 * n + strlen(query) + 16);
-
-	if (u == NULL)
-		return NULL;
-	k += (size_t)sprintf(u, "file:");
-	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-		    strchr("-._~/", *p) != NULL)
-			u[k++] = (char)*p;
-		else
-			k += (size_t)sprintf(u + k, "%%%02X", *p);
-	}
-	sprintf(u + k, "%s", query);
-	return u;
-}
-
-int pq_diff_attach(sqlite3 *db, const char *path, pq_error *err)
-{
-	char wal[4200];
-	struct stat sb;
-	sqlite3_stmt *st;
-	char *uri;
-	int rc;
-	sqlite3_int64 app = 0, version = 0;
-
-	if (stat(path, &sb) != 0)
-		return pq_fail(err, "cannot open '%s': no such file", path);
-	snprintf(wal, sizeof(wal), "%s-wal", path);
-	uri = file_uri(path, stat(wal, &sb) == 0 && sb.st_size > 0 ? "?mode=ro"
-								    : "?mode=ro&immutable=1");
-	if (uri == NULL)
-		return pq_fail(err, "out of memory");
-	rc = sqlite3_prepare_v2(db, "ATTACH ?1 AS b", -1, &st, NULL);
-	if (rc == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, uri, -1, SQLITE_STATIC);
-		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
-		sqlite3_finalize(st);
-	}
-	free(uri);
-	if (rc != SQLITE_OK)
-		return pq_fail(err, "cannot open '%s': %s", path, sqlite3_errmsg(db));
-	if (sqlite3_prepare_v2(db, "PRAGMA b.application_id", -1, &st, NULL) == SQLITE_OK) {
-		if (sqlite3_step(st) == SQLITE_ROW)
-			app = sqlite3_column_int64(st, 0);
-		sqlite3_finalize(st);
-	}
-	if (sqlite3_prepare_v2(db, "PRAGMA b.user_version", -1, &st, NULL) == SQLITE_OK) {
-		if (sqlite3_step(st) == SQLITE_ROW)
-			version = sqlite3_column_int64(st, 0);
-		sqlite3_finalize(st);
-	}
-	if (app != PQ_APPLICATION_ID) {
-		sqlite3_exec(db, "DETACH b", NULL, NULL, NULL);
-		return pq_fail(err, "'%s' is not a profq database", path);
-	}
-	if (version < 1 || version > PQ_SCHEMA_VERSION) {
-		sqlite3_exec(db, "DETACH b", NULL, NULL, NULL);
-		return pq_fail(err, "'%s' has schema version %lld; this profq reads version %d",
-			       path, (long long)version, PQ_SCHEMA_VERSION);
+	if (pq_db_attach_readonly(db, before, "a", err) != 0)
+		return -1;
+	if (pq_db_attach_readonly(db, after, "b", err) != 0) {
+		sqlite3_exec(db, "DETACH a", NULL, NULL, NULL);
+		return -1;
 	}
 	return 0;
 }

@@ -103,12 +103,15 @@ is "$(got "$TMP/m.db" "$TMP/m.db" --run-a 1 --run-b 2 | sort | md5sum)" "$(sort 
 	"--run-a 1 --run-b 2 of the merged file: the same rows"
 is "$("$PROFQ" diff "$TMP/m.db" "$TMP/m.db" --run-a 1 --run-b 1 --format csv | sed 1d | cut -d, -f5 | sort -u)" 0 "a run against itself: 0"
 
+is "$(ls "$TMP" | grep -c -e '-wal$' -e '-shm$')" 0 "the compared files get no side files (attached read-only)"
+
 # Errors.
 "$PROFQ" diff "$TMP/r1.db" 2>/dev/null; is $? 2 "one database: usage error"
 "$PROFQ" diff "$TMP/r1.db" "$TMP/r2.db" --by name 2>/dev/null; is $? 2 "--by name: usage error"
 "$PROFQ" diff "$TMP/r1.db" "$TMP/nope.db" 2>"$TMP/err"; is $? 1 "missing second file: failure"
 like "$(cat "$TMP/err")" "^profq: diff: cannot open" "says it cannot open it"
 "$PROFQ" diff "$TMP/r1.db" "$TMP/a.json" 2>"$TMP/err"; is $? 1 "a JSON file as after: failure"
+like "$(cat "$TMP/err")" "not a (profq )?database" "says it is not a database"
 "$PROFQ" diff "$TMP/m.db" "$TMP/m.db" --run-b 9 2>"$TMP/err"; is $? 1 "--run-b 9: failure"
 like "$(cat "$TMP/err")" "no run 9" "says there is no run 9"
 "$PROFQ" diff --help | head -1 | grep -q '^Usage: profq diff'
