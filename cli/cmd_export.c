@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "db_attach.h"
 #include "export.h"
 #include "store.h"
 
@@ -103,8 +104,9 @@ int pq_cmd_export(int argc, char **argv)
 	if (opt.from_ns != PQ_NULL && opt.to_ns != PQ_NULL && opt.from_ns >= opt.to_ns)
 		return pq_cli_usage("export: --from must be before --to");
 	opt.gzip = ends_with(out, ".gz");
-	if ((db = pq_cli_open(path, PQ_OPEN_READ)) == NULL)
-		return PQ_EXIT_FAIL;
+	/* Read-only, immutable when nothing else uses it: the file gets no -shm/-wal. */
+	if (pq_db_open_readonly(path, &db, &err) != 0)
+		return pq_cli_fail("export: %s", err.msg);
 	rc = pq_export_chrome(db, out, &opt, &stats, &err);
 	sqlite3_close(db);
 	if (rc != 0)

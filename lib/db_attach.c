@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "db.h"
 #include "version.h"
 
 /* A file: URI for a path, every byte outside the unreserved set percent-encoded. */
@@ -44,9 +45,55 @@ static sqlite3_int64 pragma(sqlite3 *db, const char *schema, const char *name)
 	return v;
 }
 
+/* The URI that opens path read-only; immutable (no locks, no side files) only when no other
+ * connection can be using it: no -wal, -shm or -journal file next to it. */
+static char *readonly_uri(const char *path)
+{
+	static const char *const side[] = { "-wal", "-shm", "-journal" };
+	char name[4200];
+	struct stat sb;
+
+	for (size_t i = 0; i < sizeof(side) / sizeof(side[0]); i++) {
+		snprintf(name, sizeof(name), "%s%s", path, side[i]);
+		if (stat(name, &sb) == 0)
+			return file_uri(path, "?mode=ro");
+	}
+	return file_uri(path, "?mode=ro&immutable=1");
+}
+
+int pq_db_open_readonly(const char *path, sqlite3 **out, pq_error *err)
+{
+	struct stat sb;
+	sqlite3 *db = NULL;
+	char *uri;
+
+	*out = NULL;
+	if (stat(path, &sb) != 0)
+		return pq_fail(err, "cannot open '%s': no such file", path);
+	if (S_ISDIR(sb.st_mode))
+		return pq_fail(err, "cannot open '%s': is a directory", path);
+	if ((uri = readonly_uri(path)) == NULL)
+		return pq_fail(err, "out of memory");
+	if (sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
+			    NULL) != SQLITE_OK) {
+		pq_fail(err, "cannot open '%s': %s", path, db ? sqlite3_errmsg(db) : "out of memory");
+		sqlite3_close(db);
+		free(uri);
+		return -1;
+	}
+	free(uri);
+	sqlite3_extended_result_codes(db, 1);
+	if (pq_db_check(db, path, err) != 0) {
+		sqlite3_close(db);
+		return -1;
+	}
+	*out = db;
+	return 0;
+}
+
 int pq_db_attach_readonly(sqlite3 *db, const char *path, const char *schema, pq_error *err)
 {
-	char wal[4200], detach[96];
+	char detach[96];
 	struct stat sb;
 	sqlite3_stmt *st;
 	sqlite3_int64 app, version;
@@ -57,10 +104,7 @@ int pq_db_attach_readonly(sqlite3 *db, const char *path, const char *schema, pq_
 		return pq_fail(err, "cannot open '%s': no such file", path);
 	if (S_ISDIR(sb.st_mode))
 		return pq_fail(err, "cannot open '%s': is a directory", path);
-	snprintf(wal, sizeof(wal), "%s-wal", path);
-	uri = file_uri(path, stat(wal, &sb) == 0 && sb.st_size > 0 ? "?mode=ro"
-								    : "?mode=ro&immutable=1");
-	if (uri == NULL)
+	if ((uri = readonly_uri(path)) == NULL)
 		return pq_fail(err, "out of memory");
 	rc = sqlite3_prepare_v2(db, "ATTACH ?1 AS ?2", -1, &st, NULL);
 	if (rc == SQLITE_OK) {

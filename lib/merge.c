@@ -375,7 +375,7 @@ int pq_merge_add(pq_merge *m, const char *input, int64_t rank, pq_merged_run **r
 		}
 		path = imported;
 	}
-	/* Read-only, and immutable when there is no write-ahead log to read. */
+	/* Read-only, immutable when nothing else uses it (pq_db_attach_readonly). */
 	if (pq_db_attach_readonly(m->db, path, "src", err) != 0)
 		goto out;
 	attached = 1;

@@ -128,6 +128,8 @@ is "$(q "$TMP/broken.json" "X('gemm')['dur']")" "0" "end before start: dur 0"
 check "$TMP/broken.json"
 ok $? "... and the structure check passes"
 
+is "$(ls "$TMP" | grep -c -e '-wal$' -e '-shm$')" 0 "exported databases get no side files (opened read-only, immutable)"
+
 # --- Errors: usage 2, failure 1, never a file left behind, an existing file untouched.
 "$PROFQ" export "$TMP/v.db" 2>"$TMP/err"; is $? 2 "no -o: usage error"
 like "$(cat "$TMP/err")" "^profq: export: no output file" "no -o: says so"
