@@ -10,7 +10,7 @@ head -c 4096 /dev/urandom >report.nsys-rep
 printf 'QDSTRM\0\0' >>report.nsys-rep
 export_cmd='nsys export --type sqlite --output report.sqlite report.nsys-rep'
 
-"$PROFQ" import -o out.db report.nsys-rep >out 2>err
+"$PROFQ" import -q -o out.db report.nsys-rep >out 2>err
 is "$?" 1 "import of a .nsys-rep fails"
 is "$(wc -l <err)" 1 "one line on stderr"
 like "$(cat err)" "^profq: report.nsys-rep: .*Nsight Systems report" "the file and what it is"
@@ -18,7 +18,7 @@ is "$(sed 's/.*: nsys export/nsys export/' err)" "$export_cmd" "the line ends wi
 ok "$([ ! -e out.db ]; echo $?)" "no database left behind"
 
 cp report.nsys-rep "my run's.nsys-rep"
-"$PROFQ" import -o out.db "my run's.nsys-rep" 2>err
+"$PROFQ" import -q -o out.db "my run's.nsys-rep" 2>err
 like "$(cat err)" "--output 'my run'\\\\''s.sqlite' 'my run'\\\\''s.nsys-rep'\$" \
 	"names are quoted for the shell"
 
@@ -32,7 +32,7 @@ done
 
 # The name alone does not decide: a Chrome trace named .nsys-rep imports as one.
 printf '[{"ph":"X","pid":1,"tid":1,"ts":1,"dur":2,"name":"k"}]' >trace.nsys-rep
-"$PROFQ" import -o named.db trace.nsys-rep >/dev/null 2>&1
+"$PROFQ" import -q -o named.db trace.nsys-rep >/dev/null 2>&1
 ok $? "a JSON trace named .nsys-rep imports"
 
 NSYS=$DATA/nsys/mock.sqlite

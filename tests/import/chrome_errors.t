@@ -10,14 +10,14 @@ hash() { sha256sum "$1" | cut -d' ' -f1; }
 # expect_failure NAME FILE REGEX: fails on a new and on an existing database, changing neither.
 expect_failure() {
 	rm -f "$TMP/new.db"
-	"$PROFQ" import -o "$TMP/new.db" "$2" >"$TMP/out" 2>"$TMP/err"
+	"$PROFQ" import -q -o "$TMP/new.db" "$2" >"$TMP/out" 2>"$TMP/err"
 	is "$?" 1 "$1: exit 1"
 	is "$(wc -l <"$TMP/err" | tr -d ' ')" 1 "$1: one line on stderr"
 	like "$(cat "$TMP/err")" "^profq: $2: $3" "$1: says what and where"
 	is "$(cat "$TMP/out")" "" "$1: nothing on stdout"
 	ok "$(test ! -e "$TMP/new.db" && test ! -e "$TMP/new.db-wal"; echo $?)" "$1: no database left behind"
 	before=$(hash "$TMP/old.db")
-	"$PROFQ" import -o "$TMP/old.db" "$2" >/dev/null 2>&1
+	"$PROFQ" import -q -o "$TMP/old.db" "$2" >/dev/null 2>&1
 	is "$?" 1 "$1: exit 1 on an existing database"
 	is "$(hash "$TMP/old.db")" "$before" "$1: the existing database is byte-identical"
 	ok "$(test ! -e "$TMP/old.db-wal"; echo $?)" "$1: no WAL file left"

@@ -40,7 +40,7 @@ hash() { sha256sum "$1" | cut -d' ' -f1; }
 gen 6000 3501 json >"$TMP/badjson.json"
 off=$(cat "$TMP/offset")
 rm -f "$TMP/a.db"
-"$PROFQ" import -o "$TMP/a.db" "$TMP/badjson.json" 2>"$TMP/err"
+"$PROFQ" import -q -o "$TMP/a.db" "$TMP/badjson.json" 2>"$TMP/err"
 is "$?" 1 "invalid JSON in a late batch: exit 1"
 like "$(cat "$TMP/err")" "^profq: $TMP/badjson.json: event 4668 at byte $off: invalid JSON near byte [0-9]+$" \
 	"names the event and byte"
@@ -51,7 +51,7 @@ printf '[{"ph":"X","pid":1,"tid":1,"ts":1,"dur":1,"name":"a"}]' >"$TMP/ok.json"
 before=$(hash "$TMP/old.db")
 gen 6000 5000 nots >"$TMP/nots.json"
 off=$(cat "$TMP/offset")
-"$PROFQ" import -o "$TMP/old.db" "$TMP/nots.json" 2>"$TMP/err"
+"$PROFQ" import -q -o "$TMP/old.db" "$TMP/nots.json" 2>"$TMP/err"
 is "$?" 1 "X without ts in a late batch: exit 1"
 like "$(cat "$TMP/err")" "event 6666 at byte $off: X event without ts$" "names the event and byte"
 is "$(hash "$TMP/old.db")" "$before" "the existing database is unchanged"
@@ -64,7 +64,7 @@ like "$(sqlite "$TMP/kg.db" "SELECT value FROM run_metadata WHERE key = 'import.
 
 # An error early in a big file: the reader stops, the import ends at once.
 gen 200000 10 json >"$TMP/early.json"
-"$PROFQ" import -o "$TMP/early.db" "$TMP/early.json" 2>"$TMP/err"
+"$PROFQ" import -q -o "$TMP/early.db" "$TMP/early.json" 2>"$TMP/err"
 is "$?" 1 "an early error in a big file: exit 1"
 like "$(cat "$TMP/err")" "event 13 at byte [0-9]+: invalid JSON" "names the early event"
 

@@ -62,7 +62,7 @@ is "$?" 2 "an unknown rule is a usage error"
 [ -d "$DATA/kineto" ] || { skip "kineto samples" "no $DATA/kineto"; done_testing; }
 "$BUILD/examples/demo" demo.db >/dev/null 2>&1
 for f in "$DATA"/kineto/*/*.json*; do
-	"$PROFQ" import -o kineto.db "$f" >/dev/null 2>&1 || { ok 1 "import $f"; continue; }
+	"$PROFQ" import -q -o kineto.db "$f" >/dev/null 2>&1 || { ok 1 "import $f"; continue; }
 done
 for db in kineto.db demo.db; do
 	fails=""

@@ -16,7 +16,7 @@ here=$(cd "${0%/*}" && pwd)
 
 for f in "$DATA"/nsys/*.sqlite; do
 	b=$(basename "$f" .sqlite)
-	"$PROFQ" import -o "$TMP/$b.db" "$f" >/dev/null 2>&1
+	"$PROFQ" import -q -o "$TMP/$b.db" "$f" >/dev/null 2>&1
 	is "$?" 0 "$b: imported"
 	nvtx=$(sqlite "$f" "SELECT count(*) FROM NVTX_EVENTS WHERE eventType IN (59, 60, 70, 71)" \
 		2>/dev/null || echo 0)

@@ -11,7 +11,7 @@ here=$(cd "${0%/*}" && pwd)
 
 for f in "$DATA"/nsys/*.sqlite; do
 	b=$(basename "$f" .sqlite)
-	"$PROFQ" import -o "$TMP/$b.db" "$f" >/dev/null 2>&1
+	"$PROFQ" import -q -o "$TMP/$b.db" "$f" >/dev/null 2>&1
 	is "$?" 0 "$b: imported"
 	for r in top-kernels top-kernels:short-name api-sum gpu-mem-time-sum gpu-mem-size-sum \
 		nvtx-sum nvtx-pushpop-sum nvtx-startend-sum gpu-sum kern-exec-sum kern-exec-trace \

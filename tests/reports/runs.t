@@ -32,11 +32,11 @@ P 'nn.Module: Net' 620 280 6 1 0
 X cpu_op aten::mse_loss 1 915 40 '"External id": 16'
 trace_end
 
-"$PROFQ" import -o "$TMP/all.db" "$NSYS" "$K1" "$K2" "$TMP/mod.json" >/dev/null 2>&1
+"$PROFQ" import -q -o "$TMP/all.db" "$NSYS" "$K1" "$K2" "$TMP/mod.json" >/dev/null 2>&1
 ok $? "one file: nsys export (run 1), two Kineto samples (runs 2, 3), a module trace (run 4)"
-"$PROFQ" import -o "$TMP/k1.db" "$K1" >/dev/null 2>&1 &&
-	"$PROFQ" import -o "$TMP/k2.db" "$K2" >/dev/null 2>&1 &&
-	"$PROFQ" import -o "$TMP/mod.db" "$TMP/mod.json" >/dev/null 2>&1
+"$PROFQ" import -q -o "$TMP/k1.db" "$K1" >/dev/null 2>&1 &&
+	"$PROFQ" import -q -o "$TMP/k2.db" "$K2" >/dev/null 2>&1 &&
+	"$PROFQ" import -q -o "$TMP/mod.db" "$TMP/mod.json" >/dev/null 2>&1
 ok $? "and each Kineto trace alone in its own file"
 
 # rows RUN: report output without its header, rows of that run only, the run_id column cut off
@@ -86,9 +86,9 @@ is "$("$PROFQ" dist-comm-ops "$TMP/all.db" --format csv | head -1 | cut -d, -f1,
 H=$DATA/nsys/h100_2gpu_1s.sqlite
 R1=$DATA/nsys/report1.sqlite
 if [ -f "$H" ] && [ -f "$R1" ]; then
-	"$PROFQ" import -o "$TMP/n.db" "$H" "$R1" >/dev/null 2>&1 &&
-		"$PROFQ" import -o "$TMP/n.db" --again "$H" >/dev/null 2>&1 &&
-		"$PROFQ" import -o "$TMP/h.db" "$H" >/dev/null 2>&1
+	"$PROFQ" import -q -o "$TMP/n.db" "$H" "$R1" >/dev/null 2>&1 &&
+		"$PROFQ" import -q -o "$TMP/n.db" --again "$H" >/dev/null 2>&1 &&
+		"$PROFQ" import -q -o "$TMP/h.db" "$H" >/dev/null 2>&1
 	ok $? "nsys: h100 export, report1, h100 again (runs 1-3); h100 alone"
 	# run RUN: the CSV rows whose run_id is RUN, without run_id and the file's own row ids
 	run() { py -c 'import csv, sys
@@ -123,7 +123,7 @@ is "$(sqlite "$TMP/old.db" "SELECT count(*) FROM sqlite_master WHERE name = 'v_t
 	"reading it did not write the view into the file"
 got=$(sqlite "$TMP/old.db" ".load $EXT" ".read $TOP/queries/step-breakdown.sql" 2>&1)
 like "$got" "no such table: v_tb_steps" "sqlite3 on it: 'no such table: v_tb_steps'"
-"$PROFQ" import -o "$TMP/old.db" "$TMP/mod.json" >/dev/null 2>&1
+"$PROFQ" import -q -o "$TMP/old.db" "$TMP/mod.json" >/dev/null 2>&1
 is "$(sqlite "$TMP/old.db" "SELECT count(*) FROM sqlite_master WHERE name = 'v_tb_steps'")" 1 \
 	"an import into it adds the view"
 is "$(sqlite "$TMP/old.db" ".load $EXT" ".mode csv" ".read $TOP/queries/step-breakdown.sql" 2>&1 | grep -c .)" \

@@ -17,7 +17,7 @@ if [ ! -f "$DATA/nsys/h100_2gpu_1s.sqlite" ]; then
 	done_testing
 	exit
 fi
-"$PROFQ" import -o h.db "$DATA/nsys/h100_2gpu_1s.sqlite" >/dev/null 2>&1
+"$PROFQ" import -q -o h.db "$DATA/nsys/h100_2gpu_1s.sqlite" >/dev/null 2>&1
 cp h.db old.db
 sqlite old.db "DROP INDEX kernels_name"
 for by in demangled name; do
