@@ -21,16 +21,20 @@ DEP_LIBS   = $(shell $(PKG_CONFIG) --libs sqlite3 libcjson zlib) -lstdc++ -lm -p
 EXT_LIBS   = $(shell $(PKG_CONFIG) --libs libcjson) -lstdc++ -lm
 ALL_CFLAGS = $(WARN) $(DEFS) -fPIC -MMD -MP -Ilib -Iext -Icli $(DEP_CFLAGS) $(CFLAGS)
 
-LIB_SRCS := $(wildcard lib/*.c)
+# lib/clickhouse_*.c talk HTTP through libcurl: only the CLI links them (not libprofq.a, so the
+# collector, the tests and the examples gain no libcurl dependency).
+CH_SRCS  := $(wildcard lib/clickhouse_*.c)
+LIB_SRCS := $(filter-out $(CH_SRCS),$(wildcard lib/*.c))
 EXT_SRCS := $(wildcard ext/*.c)
 CLI_SRCS := $(wildcard cli/*.c)
 QUERIES  := $(sort $(wildcard queries/*.sql))
+CH_QUERIES := $(sort $(wildcard queries/clickhouse/*.sql))
 TEST_C   := $(wildcard tests/c/*_test.c)
 
 LIB_OBJS      := $(LIB_SRCS:%.c=$(B)/%.o) $(B)/gen/schema_sql.o
 EXT_OBJS      := $(EXT_SRCS:%.c=$(B)/%.o)
 EXT_CORE_OBJS := $(EXT_SRCS:ext/%.c=$(B)/ext-core/%.o)
-CLI_OBJS      := $(CLI_SRCS:%.c=$(B)/%.o) $(B)/gen/queries.o
+CLI_OBJS      := $(CLI_SRCS:%.c=$(B)/%.o) $(CH_SRCS:%.c=$(B)/%.o) $(B)/gen/queries.o $(B)/gen/ch_queries.o
 TEST_BINS      = $(patsubst $(B)/tests/collector_%,$(if $(COLLECTOR),$(B)/tests/collector_%),$(TEST_C:tests/c/%_test.c=$(B)/tests/%))
 
 # The collector needs CUPTI: in include/ + lib64/ or lib/, under targets/, or in extras/CUPTI/.
@@ -63,8 +67,8 @@ deps:
 	@sh scripts/install-deps.sh
 
 depcheck:
-	@$(PKG_CONFIG) --exists sqlite3 libcjson zlib || { echo "profq: missing build \
-	dependencies (pkg-config modules sqlite3, libcjson, zlib): run 'make deps'" >&2; exit 1; }
+	@$(PKG_CONFIG) --exists sqlite3 libcjson zlib libcurl || { echo "profq: missing build \
+	dependencies (pkg-config modules sqlite3, libcjson, zlib, libcurl): run 'make deps'" >&2; exit 1; }
 
 $(B)/gen/schema_sql.c: schema/schema.sql schema/views.sql scripts/embed.sh
 	@mkdir -p $(@D)
@@ -73,6 +77,12 @@ $(B)/gen/schema_sql.c: schema/schema.sql schema/views.sql scripts/embed.sh
 $(B)/gen/queries.c: $(QUERIES) scripts/embed-queries.sh
 	@mkdir -p $(@D)
 	sh scripts/embed-queries.sh $@ $(QUERIES)
+
+$(B)/gen/ch_queries.c: $(CH_QUERIES) scripts/embed-queries.sh
+	@mkdir -p $(@D)
+	ARRAY=pq_ch_queries sh scripts/embed-queries.sh $@ $(CH_QUERIES)
+
+$(CH_SRCS:%.c=$(B)/%.o): ALL_CFLAGS += $(shell $(PKG_CONFIG) --cflags libcurl)
 
 $(B)/%.o: %.c | depcheck
 	@mkdir -p $(@D)
@@ -95,7 +105,7 @@ $(B)/profq.so: $(EXT_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -shared -o $@ $^ $(EXT_LIBS)
 
 $(B)/profq: $(CLI_OBJS) $(EXT_CORE_OBJS) $(B)/libprofq.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(DEP_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(DEP_LIBS) $(shell $(PKG_CONFIG) --libs libcurl)
 
 $(B)/cli/cmd_record.o: ALL_CFLAGS += -DPQ_LIBDIR='"$(LIBDIR)"'
 

@@ -26,6 +26,10 @@ static const char usage_text[] =
 	"                     profq SQL functions loaded\n"
 	"  analyze <profile.db> [--rule NAME] [--gap-ms MS] [--chunks N] [--threshold PCT]\n"
 	"                     the nsys analyze rules: one row per rule, or one rule's events\n"
+	"  push --clickhouse URL [--database NAME] [--cluster NAME] [--job NAME] PROFILE.db...\n"
+	"                     load every run into ClickHouse (docs/scale-out.md)\n"
+	"  ch-report NAME --clickhouse URL [--format table|csv|json]\n"
+	"                     a cross-rank report run in ClickHouse ('ch-report --list')\n"
 	"  report --list      list the canned reports, one line each\n"
 	"  report <name> <profile.db> [options]\n"
 	"                     run a canned report (same as 'profq <name> <profile.db>')\n"
@@ -49,6 +53,8 @@ static const command commands[] = {
 	{ "sql", pq_cmd_sql },
 	{ "report", pq_cmd_report },
 	{ "analyze", pq_cmd_analyze },
+	{ "push", pq_cmd_push },
+	{ "ch-report", pq_cmd_ch_report },
 };
 
 int main(int argc, char **argv)
