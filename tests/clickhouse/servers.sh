@@ -1,5 +1,5 @@
 # tests/clickhouse/servers.sh - start and stop two clickhouse-server shards on 127.0.0.1 for a test.
-# Source it after tests/lib.sh:
+# Source it after tests/lib.sh (bash: the functions use local variables):
 #   ch_start DIR        writes configs under DIR, starts shard 1 and 2, waits for /ping (30 s each)
 #   ch_stop_shard N     kills shard N (SIGKILL: a crash, not a shutdown) and waits for it to go
 #   ch_start_shard N    starts shard N again with the same data
@@ -13,14 +13,13 @@ ch_pids="0 0"
 
 _ch_free_port() {
 	# The first port from $1 upward that nothing listens on (checked with bash's /dev/tcp).
-	p=$1
+	local p=$1
 	while (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; do p=$((p + 1)); done
 	echo "$p"
 }
 
 _ch_config() {  # shard number; writes $ch_dir/sN/config.xml
-	n=$1
-	d=$ch_dir/s$n
+	local n=$1 d=$ch_dir/s$1 http tcp inter
 	eval "http=\$ch_http$n tcp=\$ch_tcp$n inter=\$ch_inter$n"
 	mkdir -p "$d/data" "$d/tmp" "$d/user_files" "$d/log"
 	cat > "$d/config.xml" <<XML
@@ -53,7 +52,7 @@ XML
 }
 
 ch_start_shard() {
-	n=$1
+	local n=$1 http pid i
 	eval "http=\$ch_http$n"
 	clickhouse-server --config-file="$ch_dir/s$n/config.xml" >"$ch_dir/s$n/log/stdout" 2>&1 &
 	pid=$!
@@ -76,7 +75,7 @@ ch_start_shard() {
 }
 
 ch_stop_shard() {
-	n=$1
+	local n=$1 pid
 	if [ "$n" = 1 ]; then pid=${ch_pids% *}; else pid=${ch_pids#* }; fi
 	[ "$pid" = 0 ] && return 0
 	kill -KILL "$pid" 2>/dev/null
@@ -86,6 +85,7 @@ ch_stop_shard() {
 }
 
 ch_stop() {
+	local pid i
 	for pid in $ch_pids; do
 		[ "$pid" = 0 ] && continue
 		kill -TERM "$pid" 2>/dev/null
@@ -101,6 +101,7 @@ ch_stop() {
 }
 
 ch_start() {
+	local base
 	ch_dir=$1
 	base=$((20000 + ($$ % 2000) * 10))
 	ch_http1=$(_ch_free_port "$base"); ch_http2=$(_ch_free_port $((ch_http1 + 1)))
