@@ -47,15 +47,16 @@ static int is_number(const char *v)
  * as NULL. Caller frees; NULL when out of memory. */
 static char *substitute(const char *sql, const pq_query_option *opts, const char **values, int n)
 {
-	size_t cap = strlen(sql) + 1;
+	size_t cap, longest = 4, braces = 0;  /* "NULL" */
 	char *out, *o;
 
 	for (int i = 0; i < n; i++)
-		cap += 2 * (values[i] ? strlen(values[i]) : 4) + 2;
-	cap *= 2;  /* a parameter may appear more than once */
+		if (values[i] != NULL && strlen(values[i]) > longest)
+			longest = strlen(values[i]);
 	for (const char *p = sql; *p; p++)
-		if (*p == '{')
-			cap += 256;
+		braces += *p == '{';
+	/* Each {name} becomes at most a quoted value with every character escaped. */
+	cap = strlen(sql) + braces * (2 * longest + 2) + 1;
 	if ((out = malloc(cap)) == NULL)
 		return NULL;
 	o = out;
