@@ -27,8 +27,8 @@ t0=$(date +%s)
 ch_start "$TMP/ch"
 ok $? "two shards started and answer /ping ($(( $(date +%s) - t0 )) s)"
 
-chq() {  # chq URL SQL: one query's TSV output
-	curl -sS --max-time 30 "$1/?database=profq" --data-binary "$2"
+chq() {  # chq URL SQL [DATABASE]: one query's TSV output
+	curl -sS --max-time 30 "$1/?database=${3:-profq}" --data-binary "$2"
 }
 
 # Tables on both shards: <t>_local MergeTree + Distributed <t> over the cluster.
@@ -107,6 +107,32 @@ is "$(grep -c '^ncclKernel_AllReduce_RING_LL_Sum_float,4,' "$TMP/kernels-across-
 "$PROFQ" ch-report gpu-util --clickhouse "$CH_URL1" --bucket-ms 1000 --format csv >"$TMP/g1000.csv"
 is "$(py -c "import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); print(sum(int(x['busy_ns']) for x in r) > 0 and all(0 <= float(x['util_pct']) <= 100 for x in r))" "$TMP/g1000.csv")" \
 	True "gpu-util --bucket-ms 1000"
+
+# One server without a cluster, database "single": a hand-made profile (hand.json: names with a
+# tab, a newline, a backslash, quotes and UTF-8; a communication kernel inside a computation one).
+"$PROFQ" import -o "$TMP/hand.db" "$HERE/hand.json" >/dev/null
+"$PROFQ" push --clickhouse "$CH_URL1" --database single --job j1 "$TMP/hand.db" >/dev/null
+ok $? "push into a single server's database (tables created on first use)"
+is "$(chq "$CH_URL1" "SELECT engine FROM system.tables WHERE database = 'single' AND name = 'kernels'" single)" \
+	MergeTree "a plain MergeTree table without --cluster"
+"$PROFQ" ch-report kernels-across-ranks --clickhouse "$CH_URL1" --database single --format json >"$TMP/hand.ch.json"
+"$PROFQ" sql "$TMP/hand.db" --format json "SELECT name, sum(end_ns - start_ns) AS total_ns FROM v_kernels GROUP BY name ORDER BY total_ns DESC, name" >"$TMP/hand.ref.json"
+is "$(py -c 'import json,sys; print([(r["name"], r["total_ns"]) for r in json.load(open(sys.argv[1]))])' "$TMP/hand.ch.json")" \
+	"$(py -c 'import json,sys; print([(r["name"], r["total_ns"]) for r in json.load(open(sys.argv[1]))])' "$TMP/hand.ref.json")" \
+	"names with tabs, newlines, backslashes, quotes and UTF-8 come back unchanged"
+# By hand: communication [1003000, 1007000) lies inside computation [1000500, 1010750).
+is "$("$PROFQ" ch-report comm-overlap --clickhouse "$CH_URL1" --database single --format csv | sed 1d)" \
+	"5,4000,4000,100.0" "comm-overlap by hand: 4000 ns of communication, all of it overlapped"
+# By hand, 5 us buckets: busy time is [1000500, 1010750) and [1020000, 1025000).
+is "$("$PROFQ" ch-report gpu-util --clickhouse "$CH_URL1" --database single --bucket-ms 0.005 --format csv | sed 1d | tr '\n' ' ')" \
+	"5,1000000,4500,90.0 5,1005000,5000,100.0 5,1010000,750,15.0 5,1020000,5000,100.0 " \
+	"gpu-util by hand: unions clipped to 5 us buckets"
+"$PROFQ" push --clickhouse "$CH_URL1" --database single --job j2 "$TMP/rank0.db" >/dev/null
+for t in runs kernels memcpys memsets api_calls ranges memory_events counters; do
+	chq "$CH_URL1" "ALTER TABLE $t DROP PARTITION 'j1'" single
+done
+is "$(chq "$CH_URL1" "SELECT arrayStringConcat(groupArray(toString(rank)), ' ') FROM (SELECT rank FROM runs ORDER BY rank)" single) $(chq "$CH_URL1" "SELECT count() FROM kernels" single)" \
+	"0 $(sqlite "$TMP/rank0.db" "SELECT count(*) FROM kernels")" "DROP PARTITION 'j1' drops job j1's run and keeps job j2's"
 
 "$PROFQ" push --clickhouse http://127.0.0.1:1 "$TMP/rank0.db" 2>"$TMP/err"
 is "$?" 1 "push to a server that is not there: exit 1"
