@@ -200,6 +200,8 @@ install: all
 	$(if $(QUERIES),install -m 644 $(QUERIES) $(DESTDIR)$(DATADIR)/profq/queries/)
 	$(if $(QUERIES),sed -i 's|^\.load build/profq$$|.load $(LIBDIR)/profq/profq|' \
 		$(DESTDIR)$(DATADIR)/profq/queries/*.sql)
+	$(if $(CH_QUERIES),install -d $(DESTDIR)$(DATADIR)/profq/queries/clickhouse)
+	$(if $(CH_QUERIES),install -m 644 $(CH_QUERIES) $(DESTDIR)$(DATADIR)/profq/queries/clickhouse/)
 	install -m 644 python/profq.py $(DESTDIR)$(DATADIR)/profq/python/profq.py
 	sed -i 's|^EXTENSION = None$$|EXTENSION = "$(LIBDIR)/profq/profq"|' \
 		$(DESTDIR)$(DATADIR)/profq/python/profq.py
