@@ -11,11 +11,12 @@
 static const char push_usage[] =
 	"Usage: profq push --clickhouse URL [--database NAME] [--cluster NAME] [--job NAME]\n"
 	"                  [--batch-rows N] [PROFILE.db...]\n"
-	"Loads every run of each profile into ClickHouse over HTTP, creating the tables on first use\n"
-	"(with --cluster: <table>_local MergeTree tables and Distributed tables over the cluster; run\n"
-	"it once per shard, without files, to create them there). A run already there (same source\n"
-	"hash) is skipped; a failed push leaves nothing visible. --job (default 'default') is the\n"
-	"partition: ALTER TABLE ... DROP PARTITION 'JOB' removes a job. --database defaults to profq.\n";
+	"Loads every complete run of each profile into ClickHouse over HTTP, creating the tables on\n"
+	"first use (with --cluster: <table>_local MergeTree tables and Distributed tables over the\n"
+	"cluster; run it once per shard, without files, to create them there). A run already there\n"
+	"(same source hash) is skipped; a failed push leaves nothing visible. --job (default\n"
+	"'default') is the partition: ALTER TABLE ... DROP PARTITION 'JOB' removes a job.\n"
+	"--database defaults to profq; --batch-rows (default 500000) rows per INSERT.\n";
 
 /* Pushes every run of one file; prints a line per run. */
 static int push_file(pq_ch *ch, const char *path, const char *job, size_t batch_rows,
@@ -29,14 +30,22 @@ static int push_file(pq_ch *ch, const char *path, const char *job, size_t batch_
 
 	if (db == NULL)
 		return PQ_EXIT_FAIL;
-	if (sqlite3_prepare_v2(db, "SELECT id FROM runs ORDER BY id", -1, &st, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(db, "SELECT id, status FROM runs ORDER BY id", -1, &st, NULL) != SQLITE_OK) {
 		rc = pq_cli_fail("%s: %s", path, sqlite3_errmsg(db));
 		sqlite3_close(db);
 		return rc;
 	}
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		long long run = sqlite3_column_int64(st, 0);
+		const char *status = (const char *)sqlite3_column_text(st, 1);
 
+		/* An open run is still being written (or its writer died), a failed one is incomplete:
+		 * pushed, it would be keyed and then never pushed again in full. */
+		if (status == NULL || strcmp(status, "complete") != 0) {
+			printf("%s: run %lld: status '%s', not pushed (only complete runs are)\n", path,
+			       run, status ? status : "");
+			continue;
+		}
 		if (pq_ch_push_run(ch, db, run, job, batch_rows, &res, &err) != 0) {
 			rc = pq_cli_fail("%s: run %lld: push failed, nothing of it is visible: %s", path,
 					 run, err.msg);

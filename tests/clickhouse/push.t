@@ -127,6 +127,11 @@ is "$("$PROFQ" ch-report comm-overlap --clickhouse "$CH_URL1" --database single 
 is "$("$PROFQ" ch-report gpu-util --clickhouse "$CH_URL1" --database single --bucket-ms 0.005 --format csv | sed 1d | tr '\n' ' ')" \
 	"5,1000000,4500,90.0 5,1005000,5000,100.0 5,1010000,750,15.0 5,1020000,5000,100.0 " \
 	"gpu-util by hand: unions clipped to 5 us buckets"
+cp "$TMP/hand.db" "$TMP/open.db"
+sqlite "$TMP/open.db" "UPDATE runs SET status = 'open'; UPDATE kernels SET start_ns = start_ns + 1"
+like "$("$PROFQ" push --clickhouse "$CH_URL1" --database single --job j1 "$TMP/open.db")" \
+	"run 1: status 'open', not pushed" "an open run is not pushed"
+is "$(chq "$CH_URL1" "SELECT count() FROM runs" single)" 1 "and nothing of it is in runs"
 "$PROFQ" push --clickhouse "$CH_URL1" --database single --job j2 "$TMP/rank0.db" >/dev/null
 for t in runs kernels memcpys memsets api_calls ranges memory_events counters; do
 	chq "$CH_URL1" "ALTER TABLE $t DROP PARTITION 'j1'" single
