@@ -1,5 +1,5 @@
 /* cmd_ch_report.c - `profq ch-report NAME --clickhouse URL [--database NAME] [--format F]
- * [--OPTION VALUE]...`: runs queries/clickhouse/NAME.sql on a ClickHouse server and prints the
+ * [--limit N] [--OPTION VALUE]...`: runs queries/clickhouse/NAME.sql on a ClickHouse server and prints the
  * rows as the local reports do. `profq ch-report --list` lists them. */
 #include <ctype.h>
 #include <getopt.h>
@@ -100,11 +100,13 @@ static char *substitute(const char *sql, const pq_query_option *opts, const char
 
 int pq_cmd_ch_report(int argc, char **argv)
 {
-	enum { O_URL = 1, O_DB, O_FORMAT, O_HELP, O_REPORT = 1000 };
-	struct option opts[5 + PQ_QUERY_MAX_OPTIONS];
+	enum { O_URL = 1, O_DB, O_FORMAT, O_HELP, O_LIMIT, O_REPORT = 1000 };
+	struct option opts[6 + PQ_QUERY_MAX_OPTIONS];
 	pq_query_option ro[PQ_QUERY_MAX_OPTIONS];
 	const char *values[PQ_QUERY_MAX_OPTIONS];
 	const char *url = NULL, *database = "profq";
+	long long limit = -1;
+	char *end;
 	enum pq_format format = PQ_FORMAT_TABLE;
 	const pq_query *q;
 	char *text, *sql, *query, *out = NULL;
@@ -119,7 +121,7 @@ int pq_cmd_ch_report(int argc, char **argv)
 	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
 		puts("Usage: profq ch-report --list\n"
 		     "       profq ch-report NAME --clickhouse URL [--database NAME] "
-		     "[--format table|csv|json] [--OPTION VALUE]...\n"
+		     "[--format table|csv|json] [--limit N] [--OPTION VALUE]...\n"
 		     "Runs queries/clickhouse/NAME.sql on ClickHouse (docs/scale-out.md).");
 		return PQ_EXIT_OK;
 	}
@@ -132,11 +134,12 @@ int pq_cmd_ch_report(int argc, char **argv)
 	opts[1] = (struct option){ "database", required_argument, NULL, O_DB };
 	opts[2] = (struct option){ "format", required_argument, NULL, O_FORMAT };
 	opts[3] = (struct option){ "help", no_argument, NULL, O_HELP };
+	opts[4] = (struct option){ "limit", required_argument, NULL, O_LIMIT };
 	for (int i = 0; i < n; i++) {
-		opts[4 + i] = (struct option){ ro[i].name, required_argument, NULL, O_REPORT + i };
+		opts[5 + i] = (struct option){ ro[i].name, required_argument, NULL, O_REPORT + i };
 		values[i] = ro[i].has_default ? ro[i].def : NULL;
 	}
-	opts[4 + n] = (struct option){ NULL, 0, NULL, 0 };
+	opts[5 + n] = (struct option){ NULL, 0, NULL, 0 };
 	optind = 2;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (c >= O_REPORT && c < O_REPORT + n) {
@@ -151,13 +154,18 @@ int pq_cmd_ch_report(int argc, char **argv)
 		switch (c) {
 		case O_URL: url = optarg; break;
 		case O_DB: database = optarg; break;
+		case O_LIMIT:
+			limit = strtoll(optarg, &end, 10);
+			if (end == optarg || *end != '\0' || limit < 0)
+				return pq_cli_usage("--limit needs a non-negative integer, not '%s'", optarg);
+			break;
 		case O_FORMAT:
 			if (pq_format_parse(optarg, &format) != 0)
 				return pq_cli_usage("unknown format '%s' (table, csv or json)", optarg);
 			break;
 		case O_HELP:
 			printf("Usage: profq ch-report %s --clickhouse URL [--database NAME] "
-			       "[--format table|csv|json]\n", q->name);
+			       "[--format table|csv|json] [--limit N]\n", q->name);
 			for (int i = 0; i < n; i++)
 				printf("  --%s %s\n", ro[i].name, ro[i].help);
 			return PQ_EXIT_OK;
@@ -175,12 +183,16 @@ int pq_cmd_ch_report(int argc, char **argv)
 	free(text);
 	if (sql == NULL)
 		return pq_cli_fail("out of memory");
-	query = malloc(strlen(sql) + 64);
+	query = malloc(strlen(sql) + 96);
 	if (query == NULL) {
 		free(sql);
 		return pq_cli_fail("out of memory");
 	}
-	sprintf(query, "%s\nFORMAT TSVWithNamesAndTypes", sql);
+	/* The files end with their ORDER BY: a LIMIT after it keeps the first rows. */
+	if (limit >= 0)
+		sprintf(query, "%s\nLIMIT %lld\nFORMAT TSVWithNamesAndTypes", sql, limit);
+	else
+		sprintf(query, "%s\nFORMAT TSVWithNamesAndTypes", sql);
 	free(sql);
 	if (pq_ch_open(&ch, url, database, &err) != 0) {
 		free(query);

@@ -13,7 +13,8 @@ command -v clickhouse-server >/dev/null 2>&1 ||
 	skip_all "clickhouse-server is not installed (Debian: apt-get install clickhouse-server)"
 command -v curl >/dev/null 2>&1 || skip_all "curl is not installed"
 [ -d "$S" ] || skip_all "no Kineto samples in $S"
-trap 'ch_stop; rm -rf "$TMP"' EXIT
+pid=
+trap '[ -n "$pid" ] && kill -CONT "$pid" 2>/dev/null; ch_stop; rm -rf "$TMP"' EXIT
 
 py "$HERE/make_ranks.py" "$TMP" 4 "$S"/worker0.1623143089861.pt.trace.json.gz \
 	"$S"/worker0.1623143566756.pt.trace.json.gz
@@ -96,6 +97,8 @@ for r in kernels-across-ranks rank-steps gpu-util; do
 	py "$HERE/same_rows.py" "$TMP/$r.ch.csv" "$TMP/$r.ref.csv"
 	ok $? "$r: ClickHouse equals profq on the merged file ($(($(wc -l <"$TMP/$r.ref.csv") - 1)) rows)"
 done
+is "$("$PROFQ" ch-report kernels-across-ranks --clickhouse "$CH_URL1" --format csv --limit 3)" \
+	"$(head -4 "$TMP/kernels-across-ranks.ch.csv")" "ch-report --limit 3: the first three rows"
 like "$(grep -c ',1$' "$TMP/rank-steps.ch.csv")" "^[1-9]" "rank-steps marks stragglers"
 for f in table csv json; do
 	is "$("$PROFQ" ch-report comm-overlap --clickhouse "$CH_URL2" --format $f)" \
