@@ -1,6 +1,6 @@
 /* cmd_ch_report.c - `profq ch-report NAME --clickhouse URL [--database NAME] [--format F]
- * [--limit N] [--OPTION VALUE]...`: runs queries/clickhouse/NAME.sql on a ClickHouse server and prints the
- * rows as the local reports do. `profq ch-report --list` lists them. */
+ * [--limit N] [--OPTION VALUE]...`: runs queries/clickhouse/NAME.sql on a ClickHouse server and
+ * prints the rows as the local reports do. `profq ch-report --list` lists them. */
 #include <ctype.h>
 #include <getopt.h>
 #include <stdlib.h>
