@@ -135,6 +135,11 @@ sqlite "$TMP/open.db" "UPDATE runs SET status = 'open'; UPDATE kernels SET start
 like "$("$PROFQ" push --clickhouse "$CH_URL1" --database single --job j1 "$TMP/open.db")" \
 	"run 1: status 'open', not pushed" "an open run is not pushed"
 is "$(chq "$CH_URL1" "SELECT count() FROM runs" single)" 1 "and nothing of it is in runs"
+missing=$(chq "$CH_URL1" "SELECT table, name, type FROM system.columns WHERE database = 'single' FORMAT TSV" single |
+	while IFS='	' read -r t c ty; do
+		grep -F "| \`$t\` |" "$TOP/docs/scale-out.md" | grep -qF "\`$c\` $ty" || echo "$t.$c"
+	done)
+is "$missing" "" "docs/scale-out.md lists every ClickHouse column with its type"
 "$PROFQ" push --clickhouse "$CH_URL1" --database single --job j2 "$TMP/rank0.db" >/dev/null
 for t in runs kernels memcpys memsets api_calls ranges memory_events counters; do
 	chq "$CH_URL1" "ALTER TABLE $t DROP PARTITION 'j1'" single
