@@ -11,7 +11,8 @@
 #include "clickhouse_http.h"
 #include "queries.h"
 
-/* The files queries/clickhouse/NAME.sql, embedded by scripts/embed-queries.sh (build/gen/ch_queries.c). */
+/* The files queries/clickhouse/NAME.sql, embedded by scripts/embed-queries.sh
+ * (build/gen/ch_queries.c). */
 extern const pq_query pq_ch_queries[];
 
 static const pq_query *find(const char *name)

@@ -30,7 +30,8 @@ static int push_file(pq_ch *ch, const char *path, const char *job, size_t batch_
 
 	if (db == NULL)
 		return PQ_EXIT_FAIL;
-	if (sqlite3_prepare_v2(db, "SELECT id, status FROM runs ORDER BY id", -1, &st, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(db, "SELECT id, status FROM runs ORDER BY id", -1, &st, NULL) !=
+	    SQLITE_OK) {
 		rc = pq_cli_fail("%s: %s", path, sqlite3_errmsg(db));
 		sqlite3_close(db);
 		return rc;
@@ -109,13 +110,8 @@ int pq_cmd_push(int argc, char **argv)
 		return pq_cli_usage("push: %s", err.msg);
 	/* A Distributed insert waits until every shard has its rows: a shard that is down fails the
 	 * push instead of queueing rows that would appear later. */
-	free(ch.settings);
-	ch.settings = strdup("insert_distributed_sync=1");
-	if (ch.settings == NULL) {
-		pq_ch_close(&ch);
-		return pq_cli_fail("out of memory");
-	}
-	if (pq_ch_create_tables(&ch, cluster, &err) != 0) {
+	if (pq_ch_set_settings(&ch, "insert_distributed_sync=1", &err) != 0 ||
+	    pq_ch_create_tables(&ch, cluster, &err) != 0) {
 		pq_ch_close(&ch);
 		return pq_cli_fail("%s", err.msg);
 	}

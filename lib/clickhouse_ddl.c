@@ -41,11 +41,13 @@ int pq_ch_create_tables(pq_ch *ch, const char *cluster, pq_error *err)
 {
 	char sql[512], order[128], columns[4096];
 
-	if (strspn(ch->database, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
-	    strlen(ch->database) || ch->database[0] == '\0')
+	static const char word[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";
+	static const char name[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-";
+
+	/* Both are written into the DDL unquoted. */
+	if (strspn(ch->database, word) != strlen(ch->database) || ch->database[0] == '\0')
 		return pq_fail(err, "database name must be letters, digits and '_': %s", ch->database);
-	if (cluster != NULL && strspn(cluster, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
-	    strlen(cluster))
+	if (cluster != NULL && strspn(cluster, name) != strlen(cluster))
 		return pq_fail(err, "cluster name must be letters, digits, '_' and '-': %s", cluster);
 	snprintf(sql, sizeof sql, "CREATE DATABASE IF NOT EXISTS %s", ch->database);
 	if (pq_ch_exec_nodb(ch, sql, err) != 0)

@@ -85,6 +85,17 @@ void pq_ch_close(pq_ch *ch)
 	memset(ch, 0, sizeof *ch);
 }
 
+int pq_ch_set_settings(pq_ch *ch, const char *settings, pq_error *err)
+{
+	char *s = dup(settings);
+
+	if (s == NULL)
+		return pq_fail(err, "out of memory");
+	free(ch->settings);
+	ch->settings = s;
+	return 0;
+}
+
 /* The server's message: "Code: 60, e.displayText() = DB::Exception: Table x doesn't exist." - the
  * first line, without the trailing stack trace part ClickHouse adds. */
 static void server_message(const char *body, char *out, size_t size)

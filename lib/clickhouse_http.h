@@ -22,6 +22,9 @@ typedef struct pq_ch {
 int pq_ch_open(pq_ch *ch, const char *url, const char *database, pq_error *err);
 void pq_ch_close(pq_ch *ch);
 
+/* Replaces the settings sent with every request ("name=value&name=value"). */
+int pq_ch_set_settings(pq_ch *ch, const char *settings, pq_error *err);
+
 /* Sends one request. With body == NULL the query is the POST body; otherwise the query goes in the
  * URL (?query=) and body (len bytes, e.g. TSV rows for an INSERT) is the POST body. When out is not
  * NULL it receives the response body, NUL-terminated (caller frees). An HTTP status other than

@@ -1,4 +1,4 @@
-/* clickhouse_push.c - one run from SQLite into ClickHouse: TabSeparated batches, then the marker. */
+/* clickhouse_push.c - one run from SQLite into ClickHouse: TabSeparated batches, the marker. */
 #include "clickhouse_push.h"
 
 #include <fcntl.h>
@@ -10,78 +10,10 @@
 #include <unistd.h>
 
 #include "clickhouse_tables.h"
+#include "clickhouse_tsv.h"
 #include "db.h"
 
 #define BATCH_BYTES (64u << 20)
-
-typedef struct tsv {
-	char *data;
-	size_t len, cap;
-} tsv;
-
-static int tsv_reserve(tsv *t, size_t n)
-{
-	if (t->len + n <= t->cap)
-		return 0;
-	size_t cap = t->cap ? t->cap : (1u << 20);
-	while (cap < t->len + n)
-		cap *= 2;
-	char *p = realloc(t->data, cap);
-	if (p == NULL)
-		return -1;
-	t->data = p;
-	t->cap = cap;
-	return 0;
-}
-
-static int tsv_raw(tsv *t, const char *s, size_t n)
-{
-	if (tsv_reserve(t, n) != 0)
-		return -1;
-	memcpy(t->data + t->len, s, n);
-	t->len += n;
-	return 0;
-}
-
-/* Text in TabSeparated escaping: \\ \t \n \r \0 and \' as ClickHouse reads them. */
-static int tsv_text(tsv *t, const unsigned char *s, size_t n)
-{
-	if (tsv_reserve(t, 2 * n) != 0)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		char *o = t->data + t->len;
-		switch (s[i]) {
-		case '\\': o[0] = '\\'; o[1] = '\\'; t->len += 2; break;
-		case '\t': o[0] = '\\'; o[1] = 't'; t->len += 2; break;
-		case '\n': o[0] = '\\'; o[1] = 'n'; t->len += 2; break;
-		case '\r': o[0] = '\\'; o[1] = 'r'; t->len += 2; break;
-		case '\0': o[0] = '\\'; o[1] = '0'; t->len += 2; break;
-		default: o[0] = (char)s[i]; t->len += 1; break;
-		}
-	}
-	return 0;
-}
-
-static int tsv_value(tsv *t, sqlite3_stmt *st, int i)
-{
-	char num[40];
-	int n;
-
-	switch (sqlite3_column_type(st, i)) {
-	case SQLITE_NULL:
-		return tsv_raw(t, "\\N", 2);
-	case SQLITE_INTEGER:
-		n = snprintf(num, sizeof num, "%lld", (long long)sqlite3_column_int64(st, i));
-		return tsv_raw(t, num, (size_t)n);
-	case SQLITE_FLOAT:
-		n = snprintf(num, sizeof num, "%.17g", sqlite3_column_double(st, i));
-		return tsv_raw(t, num, (size_t)n);
-	default: {
-		const unsigned char *s = sqlite3_column_text(st, i);
-		return tsv_text(t, s ? s : (const unsigned char *)"", (size_t)sqlite3_column_bytes(st, i));
-	}
-	}
-}
 
 static double now_s(void)
 {
@@ -126,7 +58,8 @@ int pq_ch_run_key(sqlite3 *db, long long run_id, char *key, size_t size, pq_erro
 		"SELECT value FROM run_metadata WHERE run_id = ?1 AND key = 'source_sha256'";
 	static const char rows[] =
 		"SELECT source, source_path, hostname, rank, start_ns, end_ns, "
-		"(SELECT count(*) || ':' || total(start_ns) || ':' || total(end_ns) FROM kernels WHERE run_id = ?1), "
+		"(SELECT count(*) || ':' || total(start_ns) || ':' || total(end_ns) FROM kernels "
+		" WHERE run_id = ?1), "
 		"(SELECT count(*) || ':' || total(start_ns) FROM ranges WHERE run_id = ?1), "
 		"(SELECT count(*) || ':' || total(start_ns) FROM api_calls WHERE run_id = ?1), "
 		"(SELECT count(*) || ':' || total(start_ns) FROM memcpys WHERE run_id = ?1), "
@@ -167,13 +100,15 @@ int pq_ch_run_key(sqlite3 *db, long long run_id, char *key, size_t size, pq_erro
 	return 0;
 }
 
-static int send_batch(pq_ch *ch, const pq_ch_table *t, const char *names, tsv *b, pq_error *err)
+static int send_batch(pq_ch *ch, const pq_ch_table *t, const char *names, pq_tsv *b,
+		      pq_error *err)
 {
 	char query[1024];
 
 	if (b->len == 0)
 		return 0;
-	snprintf(query, sizeof query, "INSERT INTO %s (job, push_id, run_key, rank, %s) FORMAT TabSeparated",
+	snprintf(query, sizeof query,
+		 "INSERT INTO %s (job, push_id, run_key, rank, %s) FORMAT TabSeparated",
 		 t ? t->name : "runs", names);
 	if (pq_ch_exec(ch, query, b->data, b->len, NULL, err) != 0)
 		return -1;
@@ -182,20 +117,21 @@ static int send_batch(pq_ch *ch, const pq_ch_table *t, const char *names, tsv *b
 }
 
 /* job \t push_id \t run_key \t rank \t, already escaped, for every row. */
-static int prefix(tsv *p, const char *job, const char *push_id, const char *key, long long rank)
+static int prefix(pq_tsv *p, const char *job, const char *push_id, const char *key, long long rank)
 {
 	char num[32];
 	int n = snprintf(num, sizeof num, "%lld\t", rank);
 
-	if (tsv_text(p, (const unsigned char *)job, strlen(job)) != 0 || tsv_raw(p, "\t", 1) != 0 ||
-	    tsv_raw(p, push_id, strlen(push_id)) != 0 || tsv_raw(p, "\t", 1) != 0 ||
-	    tsv_raw(p, key, strlen(key)) != 0 || tsv_raw(p, "\t", 1) != 0 || tsv_raw(p, num, (size_t)n) != 0)
+	if (pq_tsv_text(p, (const unsigned char *)job, strlen(job)) != 0 ||
+	    pq_tsv_raw(p, "\t", 1) != 0 || pq_tsv_raw(p, push_id, strlen(push_id)) != 0 ||
+	    pq_tsv_raw(p, "\t", 1) != 0 || pq_tsv_raw(p, key, strlen(key)) != 0 ||
+	    pq_tsv_raw(p, "\t", 1) != 0 || pq_tsv_raw(p, num, (size_t)n) != 0)
 		return -1;
 	return 0;
 }
 
 static int push_table(pq_ch *ch, sqlite3 *db, const pq_ch_table *t, long long run_id,
-		      const tsv *pre, size_t batch_rows, tsv *b, long long *rows, pq_error *err)
+		      const pq_tsv *pre, size_t batch_rows, pq_tsv *b, long long *rows, pq_error *err)
 {
 	sqlite3_stmt *st;
 	size_t in_batch = 0;
@@ -208,12 +144,12 @@ static int push_table(pq_ch *ch, sqlite3 *db, const pq_ch_table *t, long long ru
 	sqlite3_bind_int64(st, 1, run_id);
 	ncol = sqlite3_column_count(st);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (tsv_raw(b, pre->data, pre->len) != 0)
+		if (pq_tsv_raw(b, pre->data, pre->len) != 0)
 			goto oom;
 		for (int i = 0; i < ncol; i++)
-			if ((i > 0 && tsv_raw(b, "\t", 1) != 0) || tsv_value(b, st, i) != 0)
+			if ((i > 0 && pq_tsv_raw(b, "\t", 1) != 0) || pq_tsv_value(b, st, i) != 0)
 				goto oom;
-		if (tsv_raw(b, "\n", 1) != 0)
+		if (pq_tsv_raw(b, "\n", 1) != 0)
 			goto oom;
 		(*rows)++;
 		if (++in_batch >= batch_rows || b->len >= BATCH_BYTES) {
@@ -248,8 +184,8 @@ static int already_there(pq_ch *ch, const char *key, int *there, pq_error *err)
 }
 
 /* The marker row: the run's description and how many event rows it has. */
-static int marker(pq_ch *ch, sqlite3 *db, long long run_id, const tsv *pre, long long rows,
-		  tsv *b, pq_error *err)
+static int marker(pq_ch *ch, sqlite3 *db, long long run_id, const pq_tsv *pre, long long rows,
+		  pq_tsv *b, pq_error *err)
 {
 	static const char sql[] =
 		"SELECT id, source, coalesce(source_path, ''), coalesce(hostname, ''), start_ns, end_ns "
@@ -262,11 +198,11 @@ static int marker(pq_ch *ch, sqlite3 *db, long long run_id, const tsv *pre, long
 		return pq_fail(err, "reading runs: %s", sqlite3_errmsg(db));
 	sqlite3_bind_int64(st, 1, run_id);
 	if (sqlite3_step(st) == SQLITE_ROW) {
-		ok = tsv_raw(b, pre->data, pre->len) == 0;
+		ok = pq_tsv_raw(b, pre->data, pre->len) == 0;
 		for (int i = 0; ok && i < 6; i++)
-			ok = (i == 0 || tsv_raw(b, "\t", 1) == 0) && tsv_value(b, st, i) == 0;
+			ok = (i == 0 || pq_tsv_raw(b, "\t", 1) == 0) && pq_tsv_value(b, st, i) == 0;
 		n = snprintf(num, sizeof num, "\t%lld\n", rows);
-		ok = ok && tsv_raw(b, num, (size_t)n) == 0;
+		ok = ok && pq_tsv_raw(b, num, (size_t)n) == 0;
 	}
 	sqlite3_finalize(st);
 	if (!ok)
@@ -279,7 +215,7 @@ int pq_ch_push_run(pq_ch *ch, sqlite3 *db, long long run_id, const char *job, si
 		   pq_ch_push_result *res, pq_error *err)
 {
 	sqlite3_stmt *st;
-	tsv pre = { 0 }, b = { 0 };
+	pq_tsv pre = { 0 }, b = { 0 };
 	char push_id[40];
 	double t0 = now_s();
 	int there, ret = -1;

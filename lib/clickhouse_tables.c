@@ -1,4 +1,5 @@
-/* clickhouse_tables.c - the ClickHouse tables profq pushes into and how each is read from SQLite. */
+/* clickhouse_tables.c - the ClickHouse tables profq pushes into, and how each is read from
+ * SQLite. */
 #include "clickhouse_tables.h"
 
 #include <stddef.h>
