@@ -19,20 +19,25 @@ DEP_CFLAGS = $(shell $(PKG_CONFIG) --cflags sqlite3 libcjson zlib libcrypto)
 DEP_LIBS   = $(shell $(PKG_CONFIG) --libs sqlite3 libcjson zlib) -lstdc++ -lm -pthread
 # Only the CLI hashes files (SHA-256 of imported files): the collector and the extension do not.
 CRYPTO_LIBS = $(shell $(PKG_CONFIG) --libs libcrypto)
+CURL_LIBS = $(shell $(PKG_CONFIG) --libs libcurl)
 # The extension reads JSON arguments with cJSON and demangles with the C++ runtime.
 EXT_LIBS   = $(shell $(PKG_CONFIG) --libs libcjson) -lstdc++ -lm
 ALL_CFLAGS = $(WARN) $(DEFS) -fPIC -MMD -MP -Ilib -Iext -Icli $(DEP_CFLAGS) $(CFLAGS)
 
-LIB_SRCS := $(wildcard lib/*.c)
+# lib/clickhouse_*.c talk HTTP through libcurl: only the CLI links them (not libprofq.a, so the
+# collector, the tests and the examples gain no libcurl dependency).
+CH_SRCS  := $(wildcard lib/clickhouse_*.c)
+LIB_SRCS := $(filter-out $(CH_SRCS),$(wildcard lib/*.c))
 EXT_SRCS := $(wildcard ext/*.c)
 CLI_SRCS := $(wildcard cli/*.c)
 QUERIES  := $(sort $(wildcard queries/*.sql))
+CH_QUERIES := $(sort $(wildcard queries/clickhouse/*.sql))
 TEST_C   := $(wildcard tests/c/*_test.c)
 
 LIB_OBJS      := $(LIB_SRCS:%.c=$(B)/%.o) $(B)/gen/schema_sql.o
 EXT_OBJS      := $(EXT_SRCS:%.c=$(B)/%.o)
 EXT_CORE_OBJS := $(EXT_SRCS:ext/%.c=$(B)/ext-core/%.o)
-CLI_OBJS      := $(CLI_SRCS:%.c=$(B)/%.o) $(B)/gen/queries.o
+CLI_OBJS      := $(CLI_SRCS:%.c=$(B)/%.o) $(CH_SRCS:%.c=$(B)/%.o) $(B)/gen/queries.o $(B)/gen/ch_queries.o
 TEST_BINS      = $(patsubst $(B)/tests/collector_%,$(if $(COLLECTOR),$(B)/tests/collector_%),$(TEST_C:tests/c/%_test.c=$(B)/tests/%))
 
 # The collector needs CUPTI: in include/ + lib64/ or lib/, under targets/, or in extras/CUPTI/.
@@ -65,9 +70,9 @@ deps:
 	@sh scripts/install-deps.sh
 
 depcheck:
-	@$(PKG_CONFIG) --exists sqlite3 libcjson zlib libcrypto || { echo "profq: missing build \
-	dependencies (pkg-config modules sqlite3, libcjson, zlib, libcrypto): run 'make deps'" >&2; \
-	exit 1; }
+	@$(PKG_CONFIG) --exists sqlite3 libcjson zlib libcrypto libcurl || { echo "profq: missing build \
+	dependencies (pkg-config modules sqlite3, libcjson, zlib, libcrypto, libcurl): run \
+	'make deps'" >&2; exit 1; }
 
 $(B)/gen/schema_sql.c: schema/schema.sql schema/views.sql scripts/embed.sh
 	@mkdir -p $(@D)
@@ -76,6 +81,12 @@ $(B)/gen/schema_sql.c: schema/schema.sql schema/views.sql scripts/embed.sh
 $(B)/gen/queries.c: $(QUERIES) scripts/embed-queries.sh
 	@mkdir -p $(@D)
 	sh scripts/embed-queries.sh $@ $(QUERIES)
+
+$(B)/gen/ch_queries.c: $(CH_QUERIES) scripts/embed-queries.sh
+	@mkdir -p $(@D)
+	ARRAY=pq_ch_queries sh scripts/embed-queries.sh $@ $(CH_QUERIES)
+
+$(CH_SRCS:%.c=$(B)/%.o): ALL_CFLAGS += $(shell $(PKG_CONFIG) --cflags libcurl)
 
 $(B)/%.o: %.c | depcheck
 	@mkdir -p $(@D)
@@ -99,7 +110,7 @@ $(B)/profq.so: $(EXT_OBJS) $(B)/lib/json_quote.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -shared -o $@ $^ $(EXT_LIBS)
 
 $(B)/profq: $(CLI_OBJS) $(EXT_CORE_OBJS) $(B)/libprofq.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(DEP_LIBS) $(CRYPTO_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(DEP_LIBS) $(CRYPTO_LIBS) $(CURL_LIBS)
 
 $(B)/cli/cmd_record.o: ALL_CFLAGS += -DPQ_LIBDIR='"$(LIBDIR)"'
 
@@ -194,6 +205,8 @@ install: all
 	$(if $(QUERIES),install -m 644 $(QUERIES) $(DESTDIR)$(DATADIR)/profq/queries/)
 	$(if $(QUERIES),sed -i 's|^\.load build/profq$$|.load $(LIBDIR)/profq/profq|' \
 		$(DESTDIR)$(DATADIR)/profq/queries/*.sql)
+	$(if $(CH_QUERIES),install -d $(DESTDIR)$(DATADIR)/profq/queries/clickhouse)
+	$(if $(CH_QUERIES),install -m 644 $(CH_QUERIES) $(DESTDIR)$(DATADIR)/profq/queries/clickhouse/)
 	install -m 644 python/profq.py $(DESTDIR)$(DATADIR)/profq/python/profq.py
 	sed -i 's|^EXTENSION = None$$|EXTENSION = "$(LIBDIR)/profq/profq"|' \
 		$(DESTDIR)$(DATADIR)/profq/python/profq.py

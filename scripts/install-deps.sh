@@ -4,30 +4,46 @@
 set -eu
 
 # Build: compilers, pkg-config and the libraries (libssl-dev: libcrypto's SHA-256 for `profq
-# import`); tests: the sqlite3 CLI, prove (perl), Debian's python3 (built with loadable-extension
-# support); bench: GNU time; the notebook test: pandas and matplotlib; the HTML report test:
-# xmllint and a headless chromium (with a font to draw text).
-packages="gcc clang make pkg-config libsqlite3-dev libcjson-dev zlib1g-dev libssl-dev sqlite3 perl python3 time
-python3-pandas python3-matplotlib libxml2-utils chromium fonts-dejavu-core"
+# import`; libcurl: `profq push` and `profq ch-report`, the CLI only); tests: the sqlite3 CLI,
+# prove (perl), Debian's python3 (built with loadable-extension support); bench: GNU time; the
+# notebook test: pandas and matplotlib; the HTML report test: xmllint and a headless chromium
+# (with a font to draw text). clickhouse-server and curl: tests/clickhouse, which start two
+# servers themselves; where clickhouse-server cannot be installed those tests skip, so it is
+# installed separately below and its failure is not fatal.
+packages="gcc clang make pkg-config libsqlite3-dev libcjson-dev zlib1g-dev libssl-dev libcurl4-openssl-dev
+curl sqlite3 perl python3 time python3-pandas python3-matplotlib libxml2-utils chromium fonts-dejavu-core"
+optional="clickhouse-server"
 
+installed() {
+	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"
+}
 missing=""
 for p in $packages; do
-	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-		missing="$missing $p"
-	fi
+	installed "$p" || missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
+missing_optional=""
+for p in $optional; do
+	installed "$p" || missing_optional="$missing_optional $p"
+done
+[ -z "$missing$missing_optional" ] && exit 0
 
-echo "profq: installing Debian packages:$missing" >&2
+echo "profq: installing Debian packages:$missing$missing_optional" >&2
 if [ "$(id -u)" -eq 0 ]; then
 	sudo=""
 elif command -v sudo >/dev/null 2>&1; then
 	sudo="sudo"
 else
-	echo "profq: run as root: apt-get install$missing" >&2
+	echo "profq: run as root: apt-get install$missing$missing_optional" >&2
 	exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
-# shellcheck disable=SC2086
-$sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+if [ -n "$missing" ]; then
+	# shellcheck disable=SC2086
+	$sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+if [ -n "$missing_optional" ]; then
+	# shellcheck disable=SC2086
+	$sudo apt-get install -y -qq --no-install-recommends $missing_optional >/dev/null ||
+		echo "profq: could not install$missing_optional; tests/clickhouse will skip" >&2
+fi

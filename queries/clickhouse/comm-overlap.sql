@@ -1,0 +1,43 @@
+-- Communication/computation overlap per rank: communication kernel time hidden under computation (ClickHouse)
+-- Columns: rank, comm_ns (union of communication kernels), overlap_ns (part of it during
+-- computation kernels), overlap_pct (NULL without communication kernels). The local comm-overlap
+-- report's plain definition (queries/comm-overlap.sql --mode exact: every kernel, ns times;
+-- not HTA's whole-µs step cut) in ClickHouse SQL: the same kernel classes by
+-- name pattern, |COMM ∩ COMP| = |COMM| + |COMP| - |COMM ∪ COMP|, unions by a sorted sweep.
+-- Every pushed run that completed is a rank (push_id in runs). Rows by rank.
+SELECT rank, comm AS comm_ns, comm + comp - both_ AS overlap_ns,
+       if(comm = 0, NULL, round(100 * (comm + comp - both_) / comm, 2)) AS overlap_pct
+FROM (
+  SELECT rank FROM runs WHERE push_id GLOBAL IN (SELECT push_id FROM runs)
+)
+ANY LEFT JOIN (
+  SELECT rank,
+         sumIf(len, type = 'COMM') AS comm, sumIf(len, type = 'COMP') AS comp, sumIf(len, type = 'BOTH') AS both_
+  FROM (
+    SELECT rank, type,
+           arraySort(arrayConcat(groupArray((start_ns, toInt64(1))), groupArray((end_ns, toInt64(-1))))) AS ev,
+           arrayMap(x -> x.1, ev) AS t, arrayCumSum(arrayMap(x -> x.2, ev)) AS c,
+           arraySum(arrayMap((d, n) -> if(n > 0, d, 0), arrayPopFront(arrayDifference(t)), arrayPopBack(c))) AS len
+    FROM (
+      SELECT rank, start_ns, end_ns,
+             multiIf(startsWith(name, 'nccl') OR startsWith(name, 'hip') OR startsWith(name, 'hccl')
+                       OR position(name, 'ncclKernel') > 0, 'COMM',
+                     startsWith(name, 'Memcpy') OR startsWith(name, 'hipMemcpy')
+                       OR startsWith(name, 'Memset') OR startsWith(name, 'hipMemset')
+                       OR startsWith(name, 'dma'), 'MEM',
+                     NOT (position(name, 'Memcpy') > 0 OR position(name, 'Memset') > 0
+                       OR position(name, 'dma') > 0 OR position(name, 'Sync') > 0
+                       OR startsWith(name, 'Stream Wait Event') OR match(name, '^cuda.*LaunchKernel')
+                       OR startsWith(name, 'runFunction') OR startsWith(name, 'job_exe')
+                       OR startsWith(name, 'packet') OR startsWith(name, 'pe_exe')
+                       OR startsWith(name, 'cpum_exe_subgraph')
+                       OR startsWith(name, 'collective_subgraph_execution')), 'COMP',
+                     'OTHER') AS type0
+      FROM kernels WHERE push_id GLOBAL IN (SELECT push_id FROM runs)
+    )
+    ARRAY JOIN if(type0 IN ('COMM', 'COMP'), [type0, 'BOTH'], [type0]) AS type
+    GROUP BY rank, type
+  )
+  GROUP BY rank
+) USING rank
+ORDER BY rank;
