@@ -4,8 +4,10 @@
 set -eu
 
 # Build: compilers, pkg-config and the libraries; tests: the sqlite3 CLI, prove (perl), Debian's
-# python3 (built with loadable-extension support); bench: GNU time.
-packages="gcc clang make pkg-config libsqlite3-dev libcjson-dev zlib1g-dev sqlite3 perl python3 time"
+# python3 (built with loadable-extension support); bench: GNU time; make fuzz: clang's libFuzzer and
+# sanitizer runtimes (libclang-rt-dev).
+packages="gcc clang libclang-rt-dev make pkg-config libsqlite3-dev libcjson-dev zlib1g-dev sqlite3 perl
+python3 time"
 
 missing=""
 for p in $packages; do
