@@ -47,6 +47,7 @@ int pq_cmd_report(int argc, char **argv);
 int pq_cmd_record(int argc, char **argv);
 int pq_cmd_import(int argc, char **argv);
 int pq_cmd_analyze(int argc, char **argv);
+int pq_cmd_repair(int argc, char **argv);
 /* `profq <report> DB [options]`: argv[0] is the report name. */
 int pq_cmd_run_report(int argc, char **argv);
 

@@ -32,6 +32,7 @@
 #include "cli.h"
 #include "kinds.h"
 #include "reaper.h"
+#include "runlock.h"
 #include "store.h"
 #include "version.h"
 
@@ -176,6 +177,11 @@ typedef struct rec_opts {
 	int wait_all;
 } rec_opts;
 
+/* The launcher's hold on the run (runlock.h) for the whole recording, recorded processes or not:
+ * while it lasts, no other profq closes the run as aborted. */
+static int run_lock_fd = -1;
+static char run_lock_db[PATH_MAX];
+
 static int begin(const char *db_path, const rec_opts *o, char **cmd, const char *driver_why,
 		 int64_t *run_id, int *created)
 {
@@ -207,7 +213,9 @@ static int begin(const char *db_path, const rec_opts *o, char **cmd, const char 
 	    pq_store_set_metadata(s, "capture_range", o->capture, &err) == 0 &&
 	    pq_store_set_metadata_int(s, "launcher_pid", getpid(), &err) == 0 &&
 	    (driver_why == NULL || pq_store_set_metadata(s, "gpu_tracing", driver_why, &err) == 0) &&
-	    pq_store_commit(s, &err) == 0)
+	    pq_store_commit(s, &err) == 0 &&
+	    snprintf(run_lock_db, sizeof(run_lock_db), "%s", pq_store_path(s)) < PATH_MAX &&
+	    pq_run_lock_acquire(run_lock_db, *run_id, &run_lock_fd, &err) == 0)
 		rc = 0;
 	else
 		pq_cli_fail("cannot record into %s: %s", db_path, err.msg);
@@ -288,7 +296,7 @@ int pq_cmd_record(int argc, char **argv)
 	rec_opts o = { "profile.db", "default", NULL, 1000, 1 };
 	char collector[PATH_MAX], db_path[PATH_MAX], why[512], num[32], *end;
 	const char *driver_why = NULL;
-	int c, created = 0, pipefd[2], status = 0, err_no = 0;
+	int c, created = 0, pipefd[2], status = 0, err_no = 0, rc;
 	int64_t run_id = 0, t0, t1;
 	unsigned bits;
 	struct sigaction sa, old_int, old_term;
@@ -399,6 +407,7 @@ int pq_cmd_record(int argc, char **argv)
 
 	if (err_no != 0) {
 		finish(db_path, run_id, t0, t1, status, 1);
+		pq_run_lock_release(run_lock_db, run_lock_fd);
 		if (created) {
 			char side[PATH_MAX + 8];
 			remove(db_path);
@@ -410,7 +419,9 @@ int pq_cmd_record(int argc, char **argv)
 		pq_cli_fail("cannot run %s: %s", argv[optind], strerror(err_no));
 		return err_no == ENOENT ? 127 : 126;
 	}
-	if (finish(db_path, run_id, t0, t1, status, 0) != 0)
+	rc = finish(db_path, run_id, t0, t1, status, 0);
+	pq_run_lock_release(run_lock_db, run_lock_fd);
+	if (rc != 0)
 		return PQ_EXIT_FAIL;
 	if (driver_why == NULL)
 		warn_gpu(db_path, run_id);

@@ -26,6 +26,8 @@ static const char usage_text[] =
 	"                     profq SQL functions loaded\n"
 	"  analyze <profile.db> [--rule NAME] [--gap-ms MS] [--chunks N] [--threshold PCT]\n"
 	"                     the nsys analyze rules: one row per rule, or one rule's events\n"
+	"  repair <profile.db>\n"
+	"                     close runs whose recorder died as 'aborted', build missing indexes\n"
 	"  report --list      list the canned reports, one line each\n"
 	"  report <name> <profile.db> [options]\n"
 	"                     run a canned report (same as 'profq <name> <profile.db>')\n"
@@ -49,6 +51,7 @@ static const command commands[] = {
 	{ "sql", pq_cmd_sql },
 	{ "report", pq_cmd_report },
 	{ "analyze", pq_cmd_analyze },
+	{ "repair", pq_cmd_repair },
 };
 
 int main(int argc, char **argv)

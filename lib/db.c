@@ -60,6 +60,26 @@ int pq_db_has_table(sqlite3 *db, const char *name, int len)
 	return found;
 }
 
+int pq_db_sql_reads_only(sqlite3 *db, const char *sql)
+{
+	const char *tail = sql;
+
+	while (*tail != '\0') {
+		sqlite3_stmt *st = NULL;
+		int ro;
+
+		if (sqlite3_prepare_v2(db, tail, -1, &st, &tail) != SQLITE_OK)
+			return 1;
+		if (st == NULL)
+			break;  /* only whitespace or comments left */
+		ro = sqlite3_stmt_readonly(st);
+		sqlite3_finalize(st);
+		if (!ro)
+			return 0;
+	}
+	return 1;
+}
+
 int pq_db_check(sqlite3 *db, const char *path, pq_error *err)
 {
 	int64_t app_id, version, tables;
@@ -136,6 +156,7 @@ int pq_db_open(const char *path, enum pq_open_mode mode, sqlite3 **out, int *cre
 	}
 	sqlite3_extended_result_codes(db, 1);
 	sqlite3_busy_timeout(db, 5000);
+	pq_db_harden(db);
 
 	if (is_new) {
 		if (pq_db_create_schema(db, err) != 0) {
@@ -146,7 +167,8 @@ int pq_db_open(const char *path, enum pq_open_mode mode, sqlite3 **out, int *cre
 		}
 		if (created != NULL)
 			*created = 1;
-	} else if (pq_db_check(db, path, err) != 0) {
+	} else if (pq_db_check(db, path, err) != 0 ||
+		   (mode != PQ_OPEN_READ && pq_db_check_writable(db, path, err) != 0)) {
 		sqlite3_close(db);
 		return -1;
 	}

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db.h"
+
 /* Tables the importer reads and the columns it cannot do without. A present table missing one
  * of them is an export this importer does not understand: an error, not missing data. */
 static const struct required {
@@ -182,6 +184,7 @@ int nsys_open(nsys_ctx *c, const char *path)
 			       c->db ? sqlite3_errmsg(c->db) : "out of memory");
 	}
 	free(uri);
+	pq_db_harden(c->db);  /* an export is data too: its views and triggers run nothing */
 	if (nsys_query_int(c, "SELECT count(*) FROM sqlite_master", 0, &n) != 0)
 		return -1;
 	if (nsys_query_int(c,

@@ -6,10 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <sqlite3.h>
 
 #include "db.h"
+#include "runlock.h"
 #include "store_tables.h"
 #include "strmap.h"
 #include "version.h"
@@ -61,6 +63,7 @@ struct pq_store {
 	int in_txn;
 	int64_t expect_rows;      /* pq_store_expect_rows() for the next run */
 	int deferred;             /* the event indexes were dropped by this store */
+	int lock_fd;              /* holds the open run's lock (runlock.h), -1 when none */
 	int64_t span_start, span_end;
 	sqlite3_stmt *insert[PQ_T_COUNT];
 	sqlite3_stmt *stmts[Q_COUNT_STMTS];
@@ -145,11 +148,29 @@ static int begin_txn(pq_store *s, pq_error *err)
 	return 0;
 }
 
+/* Records the time of this commit in the open run (kept open by batches): a run whose writers die
+ * ends there (db_repair.c). */
+static int note_commit(pq_store *s, pq_error *err)
+{
+	struct timespec ts;
+	sqlite3_stmt *st;
+
+	if (s->run_id == 0 || s->batch_rows < 0)
+		return 0;
+	if ((st = stmt(s, Q_METADATA_UPSERT, err)) == NULL)
+		return -1;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	sqlite3_bind_int64(st, 1, s->run_id);
+	sqlite3_bind_text(st, 2, "last_commit_ns", -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec);
+	return step_done(s, st, "cannot commit", err);
+}
+
 int pq_store_commit(pq_store *s, pq_error *err)
 {
 	if (!s->in_txn)
 		return 0;
-	if (pq_db_exec(s->db, "COMMIT", "cannot commit", err) != 0)
+	if (note_commit(s, err) != 0 || pq_db_exec(s->db, "COMMIT", "cannot commit", err) != 0)
 		return -1;
 	s->in_txn = 0;
 	s->pending_rows = 0;
@@ -193,6 +214,7 @@ int pq_store_open(const char *path, int64_t batch_rows, pq_store **out, pq_error
 		goto fail;
 	}
 	s->db = db;
+	s->lock_fd = -1;
 	s->created = created;
 	s->batch_rows = batch_rows;
 	*out = s;
@@ -209,17 +231,52 @@ int pq_store_created(const pq_store *s)
 	return s->created;
 }
 
+const char *pq_store_path(const pq_store *s)
+{
+	return sqlite3_db_filename(s->db, "main");
+}
+
+/* The run's lock, taken before its row is committed: nobody sees it open and unheld. */
+static int hold_run(pq_store *s, int64_t run_id, pq_error *err)
+{
+	const char *path = pq_store_path(s);
+
+	if (path == NULL || *path == '\0')
+		return 0;  /* in memory: nobody else can see the run */
+	return pq_run_lock_acquire(path, run_id, &s->lock_fd, err);
+}
+
+static void release_run(pq_store *s)
+{
+	pq_run_lock_release(pq_store_path(s), s->lock_fd);
+	s->lock_fd = -1;
+}
+
 void pq_store_close(pq_store *s)
 {
+	char *path;
+
 	if (s == NULL)
 		return;
-	if (s->in_txn)
-		sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	if (s->in_txn) {
+		pq_error ignored;
+
+		if (note_commit(s, &ignored) == 0)
+			sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+		else
+			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	}
 	for (int i = 0; i < PQ_T_COUNT; i++)
 		sqlite3_finalize(s->insert[i]);
 	for (int i = 0; i < Q_COUNT_STMTS; i++)
 		sqlite3_finalize(s->stmts[i]);
+	path = s->lock_fd >= 0 ? sqlite3_mprintf("%s", pq_store_path(s)) : NULL;
 	sqlite3_close(s->db);
+	/* Released after the connection is gone, so a last holder removing the lock file never
+	 * races this store's own writes. */
+	if (path != NULL)
+		pq_run_lock_release(path, s->lock_fd);
+	sqlite3_free(path);
 	pq_strmap_free(&s->strings);
 	pq_strmap_free(&s->dims);
 	free(s);
@@ -541,12 +598,15 @@ int pq_store_begin_run(pq_store *s, const pq_run_info *info, int64_t *run_id, pq
 		"time_offset_ns, created_utc, profq_version) "
 		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?8)";
 	sqlite3_stmt *st = NULL;
+	pq_repair repair;
 
 	if (s->run_id != 0)
 		return pq_fail(err, "a run is already open in the store");
 	if (info->source == NULL)
 		return pq_fail(err, "a run needs a source");
-	if (begin_txn(s, err) != 0 || pq_db_add_missing_tables(s->db, err) != 0)
+	/* The file up to date, and runs whose writers died closed, in this run's transaction. */
+	if (begin_txn(s, err) != 0 || pq_db_upgrade(s->db, err) != 0 ||
+	    pq_db_repair_runs(s->db, &repair, err) != 0)
 		return -1;
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
 		return fail_db(s, err, "cannot add a run");
@@ -564,6 +624,11 @@ int pq_store_begin_run(pq_store *s, const pq_run_info *info, int64_t *run_id, pq
 	}
 	sqlite3_finalize(st);
 	s->run_id = sqlite3_last_insert_rowid(s->db);
+	/* A run others see open before it finishes is held; one transaction is seen only complete. */
+	if (s->batch_rows >= 0 && hold_run(s, s->run_id, err) != 0) {
+		s->run_id = 0;
+		return -1;
+	}
 	s->span_start = s->span_end = PQ_NULL;
 	pq_strmap_free(&s->dims);
 	if (run_id != NULL)
@@ -593,6 +658,8 @@ int pq_store_attach_run(pq_store *s, int64_t run_id, pq_error *err)
 		return -1;
 	if (found == 0)
 		return pq_fail(err, "no run %" PRId64 " in the database", run_id);
+	if (hold_run(s, run_id, err) != 0)
+		return -1;
 	s->run_id = run_id;
 	s->span_start = s->span_end = PQ_NULL;
 	pq_strmap_free(&s->dims);
@@ -679,6 +746,7 @@ int pq_store_finish_run(pq_store *s, pq_error *err)
 	if (rc != 0 || pq_store_commit(s, err) != 0)
 		return -1;
 	s->run_id = 0;
+	release_run(s);
 	return 0;
 }
 
@@ -690,9 +758,12 @@ int pq_store_abort_run(pq_store *s, pq_error *err)
 		"streams", "devices", "threads", "processes", "run_metadata",
 	};
 	char sql[128];
+	int64_t id = s->run_id;
 
-	if (s->run_id == 0)
+	if (id == 0)
 		return 0;
+	/* From here the store has no run: no commit notes a time for the run being deleted. */
+	s->run_id = 0;
 	if (s->in_txn) {
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 		s->in_txn = 0;
@@ -703,25 +774,24 @@ int pq_store_abort_run(pq_store *s, pq_error *err)
 	if (s->batch_rows < 0) {
 		/* One transaction held the whole run (its row, an index drop, added tables): the
 		 * rollback took all of it, and deleting would only touch tables it may have removed. */
-		s->run_id = 0;
 		s->deferred = 0;
+		release_run(s);
 		return 0;
 	}
 	if (begin_txn(s, err) != 0)
 		return -1;
 	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
-		snprintf(sql, sizeof(sql), "DELETE FROM %s WHERE run_id = %" PRId64, tables[i],
-			 s->run_id);
+		snprintf(sql, sizeof(sql), "DELETE FROM %s WHERE run_id = %" PRId64, tables[i], id);
 		if (pq_db_exec(s->db, sql, "cannot delete the run", err) != 0)
 			return -1;
 	}
-	snprintf(sql, sizeof(sql), "DELETE FROM runs WHERE id = %" PRId64, s->run_id);
+	snprintf(sql, sizeof(sql), "DELETE FROM runs WHERE id = %" PRId64, id);
 	if (pq_db_exec(s->db, sql, "cannot delete the run", err) != 0 ||
 	    (s->deferred && pq_db_build_event_indexes(s->db, err) != 0) ||
 	    pq_store_commit(s, err) != 0)
 		return -1;
-	s->run_id = 0;
 	s->deferred = 0;
+	release_run(s);
 	return 0;
 }
 
