@@ -68,6 +68,11 @@ static int import_one(pq_store *s, const char *path, int keep_going, pq_error *e
 	if (stats.unmatched > 0)
 		printf(", %lld unmatched", (long long)stats.unmatched);
 	putchar('\n');
+	if (stats.warning[0] != '\0')
+		fprintf(stderr, "profq: warning: %s: %s\n", path, stats.warning);
+	if (stats.clamped > 0)
+		fprintf(stderr, "profq: warning: %s: %lld events end before they start; kept with zero "
+			"length (run metadata import.clamped_ends)\n", path, (long long)stats.clamped);
 	return 0;
 }
 

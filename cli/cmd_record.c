@@ -376,6 +376,7 @@ int pq_cmd_record(int argc, char **argv)
 		return pq_cli_fail("cannot run %s: %s", argv[optind], strerror(errno));
 	if (pid == 0) {
 		close(pipefd[0]);
+		signal(SIGXFSZ, SIG_DFL);  /* main() ignores it for profq alone */
 		execvp(argv[optind], argv + optind);
 		err_no = errno;
 		if (write(pipefd[1], &err_no, sizeof(err_no)) < 0) {

@@ -1,4 +1,5 @@
 /* main.c - `profq`: global options and dispatch to a subcommand or a canned report. */
+#include <signal.h>
 #include <string.h>
 
 #include "cli.h"
@@ -61,6 +62,9 @@ int main(int argc, char **argv)
 	/* Memory statistics take a global mutex on every SQLite allocation, which the importer's two
 	 * threads then contend for; profq never reads them. Before any connection, as SQLite requires. */
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+	/* A file size limit (ulimit -f) or a full disk: a write fails with EFBIG and SQLite's error
+	 * says so, instead of SIGXFSZ killing profq halfway (record restores it for the command). */
+	signal(SIGXFSZ, SIG_IGN);
 	/* Every connection the CLI opens gets the extension's functions. */
 	sqlite3_auto_extension((void (*)(void))sqlite3_profq_init);
 

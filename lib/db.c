@@ -11,12 +11,27 @@
 #include "schema_sql.h"
 #include "version.h"
 
+const char *pq_db_os_error(sqlite3 *db)
+{
+	int ext = sqlite3_extended_errcode(db), code = ext & 0xff, e = sqlite3_system_errno(db);
+
+	if ((code == SQLITE_IOERR || code == SQLITE_FULL || code == SQLITE_CANTOPEN) && e != 0)
+		return strerror(e);
+	/* SQLite's unix layer reads errno late; a rollback after the failed write may reset it. */
+	if (ext == SQLITE_IOERR_WRITE || code == SQLITE_FULL)
+		return "a write failed: the disk is full, or the file reached a size limit (ulimit -f)";
+	return NULL;
+}
+
 int pq_db_exec(sqlite3 *db, const char *sql, const char *what, pq_error *err)
 {
 	char *msg = NULL;
 
 	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		pq_fail(err, "%s: %s", what, msg ? msg : sqlite3_errmsg(db));
+		const char *os = pq_db_os_error(db);
+
+		pq_fail(err, "%s: %s%s%s%s", what, msg ? msg : sqlite3_errmsg(db), os ? " (" : "",
+			os ? os : "", os ? ")" : "");
 		sqlite3_free(msg);
 		return -1;
 	}

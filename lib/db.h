@@ -31,7 +31,13 @@ int pq_db_check(sqlite3 *db, const char *path, pq_error *err);
 /* Runs the embedded schema and views in one transaction on an empty database. */
 int pq_db_create_schema(sqlite3 *db, pq_error *err);
 
-/* Runs sql (several statements allowed) and reports a failure as "<what>: <sqlite message>". */
+/* The operating system's reason (strerror) behind db's last I/O error ("File too large", "No
+ * space left on device"; for a failed write whose errno was lost, what it means), or NULL when the
+ * last error was not one. */
+const char *pq_db_os_error(sqlite3 *db);
+
+/* Runs sql (several statements allowed) and reports a failure as "<what>: <sqlite message>", with
+ * the operating system's reason for an I/O error. */
 int pq_db_exec(sqlite3 *db, const char *sql, const char *what, pq_error *err);
 
 /* Whether every statement of sql only reads (SQLite's own judgement, sqlite3_stmt_readonly). The

@@ -222,6 +222,16 @@ int nsys_open(nsys_ctx *c, const char *path)
 			       "CUPTI_ACTIVITY_KIND_KERNEL has no name column (demangledName, "
 			       "shortName or mangledName)", c->schema_version);
 	c->has_strings = nsys_has_table(c, "StringIds");
+	/* Kernel and API names are ids into StringIds: without it they would all be lost. */
+	if (!c->has_strings) {
+		int k = nsys_has_table(c, "CUPTI_ACTIVITY_KIND_KERNEL");
+		int r = nsys_has_table(c, "CUPTI_ACTIVITY_KIND_RUNTIME");
+
+		if (k || r)
+			return pq_fail(c->err, "the export has no table StringIds, which the names in "
+				       "%s%s%s refer to", k ? "CUPTI_ACTIVITY_KIND_KERNEL" : "",
+				       k && r ? " and " : "", r ? "CUPTI_ACTIVITY_KIND_RUNTIME" : "");
+	}
 
 	/* Counting walks every page of the tables read later: a damaged file fails here, before
 	 * anything is written, and the counts are the progress total. */

@@ -12,6 +12,7 @@
 
 #include "db.h"
 #include "runlock.h"
+#include "utf8.h"
 #include "store_tables.h"
 #include "strmap.h"
 #include "version.h"
@@ -64,6 +65,7 @@ struct pq_store {
 	int64_t expect_rows;      /* pq_store_expect_rows() for the next run */
 	int deferred;             /* the event indexes were dropped by this store */
 	int lock_fd;              /* holds the open run's lock (runlock.h), -1 when none */
+	int64_t invalid_utf8;     /* texts of the open run that had invalid UTF-8 replaced */
 	int64_t span_start, span_end;
 	sqlite3_stmt *insert[PQ_T_COUNT];
 	sqlite3_stmt *stmts[Q_COUNT_STMTS];
@@ -91,7 +93,10 @@ static sqlite3_stmt *stmt(pq_store *s, enum stmt_id q, pq_error *err)
 
 static int fail_db(pq_store *s, pq_error *err, const char *what)
 {
-	return pq_fail(err, "%s: %s", what, sqlite3_errmsg(s->db));
+	const char *os = pq_db_os_error(s->db);
+
+	return pq_fail(err, "%s: %s%s%s%s", what, sqlite3_errmsg(s->db), os ? " (" : "",
+		       os ? os : "", os ? ")" : "");
 }
 
 static void bind_int(sqlite3_stmt *st, int i, int64_t v)
@@ -102,12 +107,25 @@ static void bind_int(sqlite3_stmt *st, int i, int64_t v)
 		sqlite3_bind_int64(st, i, v);
 }
 
-static void bind_text(sqlite3_stmt *st, int i, const char *v)
+/* Binds text as valid UTF-8 (utf8.h): invalid sequences become U+FFFD and are counted. */
+static void bind_text(pq_store *s, sqlite3_stmt *st, int i, const char *v)
 {
-	if (v == NULL)
+	size_t len;
+	char *fixed;
+
+	if (v == NULL) {
 		sqlite3_bind_null(st, i);
-	else
+		return;
+	}
+	fixed = pq_utf8_fix(v, strlen(v), &len);
+	if (fixed == NULL) {
+		/* valid as it is, or no memory for the copy: then SQLite stores the bytes given */
 		sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
+		return;
+	}
+	s->invalid_utf8++;
+	sqlite3_bind_text(st, i, fixed, (int)len, SQLITE_TRANSIENT);
+	free(fixed);
 }
 
 /* Steps a statement that returns no row (or whose rows are ignored). */
@@ -309,14 +327,12 @@ int pq_store_build_indexes(pq_store *s, pq_error *err)
 	return commit_unless_one_txn(s, err);
 }
 
-int pq_store_intern(pq_store *s, const char *text, int64_t *id, pq_error *err)
+/* Adds text (valid UTF-8) to strings, or finds it there. */
+static int intern_valid(pq_store *s, const char *text, size_t len, int64_t *id, pq_error *err)
 {
-	size_t len = strlen(text);
 	sqlite3_stmt *st;
 	int found;
 
-	if (pq_strmap_get(&s->strings, text, len, id))
-		return 0;
 	if (begin_txn(s, err) != 0 || (st = stmt(s, Q_STRING_INSERT, err)) == NULL)
 		return -1;
 	sqlite3_bind_text(st, 1, text, (int)len, SQLITE_STATIC);
@@ -324,14 +340,34 @@ int pq_store_intern(pq_store *s, const char *text, int64_t *id, pq_error *err)
 		return -1;
 	if (sqlite3_changes(s->db) == 1) {
 		*id = sqlite3_last_insert_rowid(s->db);
-	} else {
-		if ((st = stmt(s, Q_STRING_SELECT, err)) == NULL)
-			return -1;
-		sqlite3_bind_text(st, 1, text, (int)len, SQLITE_STATIC);
-		found = step_id(s, st, id, "cannot intern a string", err);
-		if (found <= 0)
-			return found < 0 ? -1 : pq_fail(err, "cannot intern a string");
+		return 0;
 	}
+	if ((st = stmt(s, Q_STRING_SELECT, err)) == NULL)
+		return -1;
+	sqlite3_bind_text(st, 1, text, (int)len, SQLITE_STATIC);
+	found = step_id(s, st, id, "cannot intern a string", err);
+	return found < 0 ? -1 : found == 0 ? pq_fail(err, "cannot intern a string") : 0;
+}
+
+int pq_store_intern(pq_store *s, const char *text, int64_t *id, pq_error *err)
+{
+	size_t len = strlen(text), fixed_len;
+	char *fixed;
+	int rc;
+
+	if (pq_strmap_get(&s->strings, text, len, id))
+		return 0;
+	/* The cache keeps the bytes as given; the table the text made valid (utf8.h). */
+	fixed = pq_utf8_fix(text, len, &fixed_len);
+	if (fixed == NULL && fixed_len == (size_t)-1)
+		return pq_fail(err, "out of memory");
+	if (fixed != NULL)
+		s->invalid_utf8++;
+	rc = fixed != NULL ? intern_valid(s, fixed, fixed_len, id, err)
+			   : intern_valid(s, text, len, id, err);
+	free(fixed);
+	if (rc != 0)
+		return -1;
 	if (pq_strmap_put(&s->strings, text, len, *id) != 0)
 		return pq_fail(err, "out of memory");
 	return 0;
@@ -508,8 +544,8 @@ int pq_store_device(pq_store *s, const pq_device *d, int64_t *id, pq_error *err)
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
 		return fail_db(s, err, "cannot store a device");
 	sqlite3_bind_int64(st, 1, *id);
-	bind_text(st, 2, d->name);
-	bind_text(st, 3, d->uuid);
+	bind_text(s, st, 2, d->name);
+	bind_text(s, st, 3, d->uuid);
 	for (size_t i = 0; i < sizeof(props) / sizeof(props[0]); i++)
 		bind_int(st, (int)i + 4, props[i]);
 	rc = step_done(s, st, "cannot store a device", err);
@@ -610,10 +646,10 @@ int pq_store_begin_run(pq_store *s, const pq_run_info *info, int64_t *run_id, pq
 		return -1;
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
 		return fail_db(s, err, "cannot add a run");
-	bind_text(st, 1, info->source);
-	bind_text(st, 2, info->source_path);
-	bind_text(st, 3, info->source_version);
-	bind_text(st, 4, info->hostname);
+	bind_text(s, st, 1, info->source);
+	bind_text(s, st, 2, info->source_path);
+	bind_text(s, st, 3, info->source_version);
+	bind_text(s, st, 4, info->hostname);
 	bind_int(st, 5, info->rank);
 	sqlite3_bind_text(st, 6, info->relative_time ? "relative" : "unix", -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 7, info->time_offset_ns == PQ_NULL ? 0 : info->time_offset_ns);
@@ -630,6 +666,7 @@ int pq_store_begin_run(pq_store *s, const pq_run_info *info, int64_t *run_id, pq
 		return -1;
 	}
 	s->span_start = s->span_end = PQ_NULL;
+	s->invalid_utf8 = 0;
 	pq_strmap_free(&s->dims);
 	if (run_id != NULL)
 		*run_id = s->run_id;
@@ -662,6 +699,7 @@ int pq_store_attach_run(pq_store *s, int64_t run_id, pq_error *err)
 		return -1;
 	s->run_id = run_id;
 	s->span_start = s->span_end = PQ_NULL;
+	s->invalid_utf8 = 0;
 	pq_strmap_free(&s->dims);
 	return 0;
 }
@@ -674,9 +712,9 @@ static int set_metadata(pq_store *s, const char *key, const char *text, int64_t 
 	if (need_run(s, err) != 0 || (st = stmt(s, Q_METADATA_UPSERT, err)) == NULL)
 		return -1;
 	sqlite3_bind_int64(st, 1, s->run_id);
-	sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
+	bind_text(s, st, 2, key);
 	if (text != NULL)
-		sqlite3_bind_text(st, 3, text, -1, SQLITE_STATIC);
+		bind_text(s, st, 3, text);
 	else
 		bind_int(st, 3, num);
 	return step_done(s, st, "cannot store run metadata", err);
@@ -731,6 +769,9 @@ int pq_store_finish_run(pq_store *s, pq_error *err)
 	int rc;
 
 	if (need_run(s, err) != 0)
+		return -1;
+	if (s->invalid_utf8 > 0 &&
+	    pq_store_set_metadata_int(s, "invalid_utf8_replaced", s->invalid_utf8, err) != 0)
 		return -1;
 	/* Always, not only when this store deferred them: a recording that was killed before it
 	 * could build them leaves the file without, and the next finished run repairs that. */
@@ -851,7 +892,7 @@ static int insert_row(pq_store *s, enum pq_table_id t, const void *row, int64_t 
 			break;
 		case PQ_COL_TEXT:
 			is_null = *(const char *const *)field == NULL;
-			bind_text(st, p, *(const char *const *)field);
+			bind_text(s, st, p, *(const char *const *)field);
 			break;
 		case PQ_COL_NAME:
 			if (intern_name(s, *(const char *const *)field, &name_id, err) != 0)

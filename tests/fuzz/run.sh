@@ -22,6 +22,7 @@ for name in $names; do
 	mkdir -p "$corpus/$name" "$build/fuzz/findings"
 	seeds=$derived/$name
 	[ -d "$top/tests/fuzz/seeds/$name" ] && seeds="$seeds $top/tests/fuzz/seeds/$name"
+	[ -d "$top/tests/fuzz/findings/$name" ] && seeds="$seeds $top/tests/fuzz/findings/$name"
 	log=$build/fuzz/$name.log
 	echo "fuzz: $name for ${secs}s (log $log)"
 	if ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 "$bin" -max_total_time="$secs" \
