@@ -260,8 +260,12 @@ static void warn_gpu(const char *db_path, int64_t run_id)
 	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL;
 
-	if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
-	    sqlite3_prepare_v2(db, "SELECT value FROM run_metadata WHERE run_id = ?1 AND key LIKE "
+	if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		sqlite3_close(db);
+		return;
+	}
+	pq_db_harden(db);
+	if (sqlite3_prepare_v2(db, "SELECT value FROM run_metadata WHERE run_id = ?1 AND key LIKE "
 			       "'process.%.gpu_tracing' AND value LIKE 'off%' LIMIT 1",
 			       -1, &st, NULL) == SQLITE_OK) {
 		sqlite3_bind_int64(st, 1, run_id);
