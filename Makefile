@@ -198,7 +198,7 @@ fuzz: deps
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/profq $(DESTDIR)$(DATADIR)/profq/schema \
-		$(DESTDIR)$(DATADIR)/profq/queries
+		$(DESTDIR)$(DATADIR)/profq/queries $(DESTDIR)$(DATADIR)/profq/python
 	install -m 755 $(B)/profq $(DESTDIR)$(BINDIR)/profq
 	install -m 644 $(B)/profq.so $(DESTDIR)$(LIBDIR)/profq/profq.so
 	$(if $(COLLECTOR),install -m 644 $(COLLECTOR) $(DESTDIR)$(LIBDIR)/profq/)
@@ -206,6 +206,9 @@ install: all
 	$(if $(QUERIES),install -m 644 $(QUERIES) $(DESTDIR)$(DATADIR)/profq/queries/)
 	$(if $(QUERIES),sed -i 's|^\.load build/profq$$|.load $(LIBDIR)/profq/profq|' \
 		$(DESTDIR)$(DATADIR)/profq/queries/*.sql)
+	install -m 644 python/profq.py $(DESTDIR)$(DATADIR)/profq/python/profq.py
+	sed -i 's|^EXTENSION = None$$|EXTENSION = "$(LIBDIR)/profq/profq"|' \
+		$(DESTDIR)$(DATADIR)/profq/python/profq.py
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/profq

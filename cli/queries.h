@@ -22,26 +22,40 @@ void pq_query_summary(const pq_query *q, char *buf, size_t size);
  * the files carry those for sqlite3 users; profq has the extension linked in already. The caller
  * frees the result; NULL when out of memory. */
 char *pq_query_sql_only(const pq_query *q);
+char *pq_sql_without_dot_commands(const char *text);
 
-/* A report's own options, declared in its file by comment lines
- *     -- option NAME=CHOICES: description
- * e.g. "-- option by=demangled|name|short-name: ..." or "-- option gap-ms=<ms>: ...".
- * `profq <report> --NAME VALUE` binds VALUE to the SQL parameter :NAME with every '-' of NAME
- * turned into '_' (so the file reads :gap_ms); CHOICES is either a '|' list of allowed values
- * or a <placeholder> meaning any value. The SQL gives the default itself (coalesce(:by, ...)),
- * so sqlite3 users who set no parameter get it too. */
+/* A report's own options, declared in its file header, one comment line each:
+ *     -- option NAME=CHOICES (default VALUE): description
+ * e.g. "-- option by=demangled|name|short-name (default demangled): ..." or
+ * "-- option gap-ms=<ms> (default 500): ...". "(default VALUE)" may be left out: the option is
+ * then unset (NULL) unless given. `profq <report> --NAME VALUE` (or --param NAME=VALUE) binds
+ * VALUE to the SQL parameter :NAME with every '-' of NAME turned into '_' (so the file reads
+ * :gap_ms). CHOICES is either a '|' list of allowed values or a <placeholder>: <text> takes any
+ * text, any other placeholder a number. Besides its own options every report takes run (:run,
+ * a run id; NULL = every run) and limit (:limit, a row count; NULL = all rows): see
+ * pq_query_generic_options. The SQL also gives each default itself (coalesce(:by, ...)), so
+ * sqlite3 users who bind nothing get the same report. docs/reports.md is the contract. */
 #define PQ_QUERY_MAX_OPTIONS 8
 typedef struct pq_query_option {
 	char name[32];      /* as typed after "--" */
 	char param[32];     /* the SQL parameter name */
-	char choices[128];  /* "a|b|c", or "" for any value */
-	char help[320];     /* "CHOICES: description" for --help */
+	char choices[128];  /* "a|b|c", or "" for a placeholder */
+	char placeholder[32]; /* "ms" for "<ms>"; "" for a choice list */
+	char def[64];       /* the declared default; "" when none */
+	int has_default;
+	char help[320];     /* "CHOICES (default VALUE): description" for --help */
 } pq_query_option;
 
-/* Fills opts (at most PQ_QUERY_MAX_OPTIONS) from q's "-- option" lines; returns their count. */
+/* Fills opts (at most PQ_QUERY_MAX_OPTIONS) from the "-- option" lines of q (of any SQL text,
+ * for pq_sql_options); returns their count. */
 int pq_query_options(const pq_query *q, pq_query_option *opts);
+int pq_sql_options(const char *sql, pq_query_option *opts);
 
-/* 1 when value is allowed by o (one of its choices, or any non-empty value). */
+/* 1 when value is allowed by o: one of its choices, a number for a numeric placeholder, any
+ * non-empty text for <text>. */
 int pq_query_option_allows(const pq_query_option *o, const char *value);
+
+/* The options every report takes, in the same form: run (<id>) and limit (<n>). */
+int pq_query_generic_options(pq_query_option *opts);
 
 #endif

@@ -1,5 +1,5 @@
 -- analyze rule gpu_gaps: GPU idle periods longer than --gap-ms (default 500 ms) (nsys analyze gpu_gaps)
--- option gap-ms=<ms>: report gaps longer than this many milliseconds (default 500)
+-- option gap-ms=<ms> (default 500): report gaps longer than this many milliseconds
 -- advice: The GPU was idle here; look at what the CPU did in these periods (data loading, synchronization, Python overhead) and overlap it with GPU work.
 -- severity: warning
 .load build/profq

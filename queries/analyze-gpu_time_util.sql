@@ -1,6 +1,6 @@
 -- analyze rule gpu_time_util: periods of low GPU time utilization (nsys analyze gpu_time_util)
--- option chunks=<n>: split each device's span into this many equal chunks (default 30, 1 to 1000)
--- option threshold=<pct>: report chunks below this utilization in percent (default 50)
+-- option chunks=<n> (default 30): split each device's span into this many equal chunks (1 to 1000)
+-- option threshold=<pct> (default 50): report chunks below this utilization in percent
 -- advice: The GPU was busy less than the threshold in these periods; find the CPU-side work or synchronization that starves it and overlap or remove it.
 -- severity: info
 .load build/profq

@@ -1,4 +1,6 @@
 -- HTA idle time breakdown per stream: GPU idle gaps waiting on the host, on kernels, or other
+-- option consecutive-kernel-delay-us=<us> (default 30): a gap shorter than this after a kernel is kernel wait (HTA's consecutive_kernel_delay)
+-- option include-last-step=0|1 (default 0): 1 keeps the last ProfilerStep (HTA's include_last_profiler_step)
 .load build/profq
 -- Columns: rank, device (ordinal), stream, host_wait_ns, kernel_wait_ns, other_ns, idle_ns (their
 -- sum), host_wait_ratio, kernel_wait_ratio, other_ratio (shares of idle_ns, rounded to 4 places;

@@ -1,4 +1,5 @@
 -- PyProf-style kernel FLOPs and roofline: work, bytes, achieved TFLOP/s and % of peak per kernel (or per op)
+-- option by=kernel|op (default kernel): one row per kernel, or per operator name and precision
 .load build/profq
 -- Columns (per kernel, in start order): kernel, op (the launching operator, NULL when none is
 -- found), kernels (1), dur_ns, flops, bytes, tflops_s, pct_of_peak (rounded to 2 places), arithmetic_intensity

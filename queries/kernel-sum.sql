@@ -1,4 +1,5 @@
 -- PyTorch kernel view (tb_plugin): per kernel name (or kernel + op + launch config) calls, times, blocks/SM, occupancy
+-- option by=kernel|kernel+op (default kernel): one row per kernel name, or per kernel name and launching operator
 .load build/profq
 -- Columns: name, op, grid, block, registers_per_thread, shared_memory_bytes (these five only with
 -- :by = 'kernel+op', else NULL), tensor_cores_used (1/0), calls, total_ns, mean_ns, max_ns, min_ns,

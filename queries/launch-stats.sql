@@ -1,4 +1,6 @@
 -- HTA CUDA kernel launch stats: per launch, CPU call time, GPU time, launch delay and outlier flags
+-- option runtime-cutoff-us=<us> (default 50): runtime_outlier marks CPU calls longer than this
+-- option launch-delay-cutoff-us=<us> (default 100): launch_delay_outlier marks launch delays longer than this
 .load build/profq
 -- Columns: rank, correlation_id, runtime (API name), kernel (GPU event name), cpu_dur_ns,
 -- gpu_dur_ns, launch_delay_ns, short_kernel (gpu < cpu duration), runtime_outlier

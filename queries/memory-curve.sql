@@ -1,6 +1,6 @@
 -- PyTorch memory curve (tb_plugin): allocated and reserved bytes per device over time
 .load build/profq
--- option plot=line|step: line (the default: one point per memory event) or step (tb_plugin's step-plot patching: before each point but a device's first, the previous point's values at this point's time)
+-- option plot=line|step (default line): line (one point per memory event) or step (tb_plugin's step-plot patching: before each point but a device's first, the previous point's values at this point's time)
 -- Columns: ts_ns (the event's time, the database's clock), device ('CPU' for host memory, else
 -- 'GPU<ordinal>'), allocated_bytes, reserved_bytes; one row per memory event, ordered by device,
 -- then time. Parameters: :run (default: the lowest run id), :plot ('line' or 'step').

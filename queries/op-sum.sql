@@ -1,4 +1,5 @@
 -- PyTorch operator view (tb_plugin): calls, device and host self/total time, Tensor Core use per operator
+-- option by=name|name+input-shape (default name): one row per operator name, or per name and input shapes (tb_plugin's group by input shape)
 .load build/profq
 -- Columns: name, input_shape (the "Input Dims" JSON; NULL unless :by = 'name+input-shape'), calls,
 -- device_self_ns, device_total_ns, host_self_ns, host_total_ns, tc_eligible (1/0),

@@ -1,6 +1,6 @@
 -- Ranges (NVTX, framework operators and annotations) per name: count, mean, total, share of wall time (Lightning SimpleProfiler)
 .load build/profq
--- option kind=all|annotations: which ranges: all CPU-side ranges (the default: NVTX, operators, annotations, other trace events) or annotations (NVTX and user annotations only)
+-- option kind=all|annotations (default all): which ranges: all CPU-side ranges (NVTX, operators, annotations, other trace events) or annotations (NVTX and user annotations only)
 --
 -- Columns: name, kind, count, mean_ns, total_ns, wall_pct.
 -- The PyTorch Lightning SimpleProfiler table (Action, Mean duration, Num calls, Total time,

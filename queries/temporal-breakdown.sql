@@ -1,4 +1,5 @@
 -- HTA temporal breakdown per rank and GPU: idle, compute and non-compute time of the GPU span
+-- option include-last-step=0|1 (default 0): 1 keeps the last ProfilerStep (HTA's include_last_profiler_step)
 .load build/profq
 -- Columns: rank, device, idle_ns, compute_ns, non_compute_ns, kernel_ns, idle_pct, compute_pct,
 -- non_compute_pct (percentages of kernel_ns, rounded to 2 places as HTA does).

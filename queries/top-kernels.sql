@@ -1,5 +1,5 @@
 -- GPU kernels by total time (nsys stats cuda_gpu_kern_sum); --by name|short-name|demangled
--- option by=demangled|name|short-name: the name kernels are grouped by: demangled (the default, as nsys), name (as recorded, mangled), short-name (function name only, as nsys :base)
+-- option by=demangled|name|short-name (default demangled): the name kernels are grouped by: demangled (as nsys), name (as recorded, mangled), short-name (function name only, as nsys :base)
 .load build/profq
 --
 -- Columns: time_pct, total_ns, instances, avg_ns, med_ns, min_ns, max_ns, stddev_ns, name.
