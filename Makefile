@@ -55,7 +55,7 @@ else
   $(info profq: CUPTI not found under CUDA_HOME=$(CUDA_HOME); building without the collector)
 endif
 
-.PHONY: all deps depcheck demo test check asan bench install uninstall clean help
+.PHONY: all deps depcheck demo test check asan fuzz fuzzers bench install uninstall clean help
 all: $(B)/profq $(B)/profq.so $(COLLECTOR) $(TEST_BINS) $(B)/examples/demo $(B)/bench/parse_bench
 
 help:
@@ -64,6 +64,7 @@ help:
 	@echo "make demo       deps + build, then write and report on a built-in example profile"
 	@echo "make test       deps + build, then run the test suite (prove -r tests/)"
 	@echo "make asan       the test suite under AddressSanitizer and UBSan (in build-asan/)"
+	@echo "make fuzz       each libFuzzer harness of tests/fuzz for FUZZ_S seconds (clang, build-fuzz/)"
 	@echo "make install    PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)"
 
 deps:
@@ -195,6 +196,21 @@ asan: deps
 	@$(MAKE) --no-print-directory B=build-asan CFLAGS="$(ASAN_FLAGS)" LDFLAGS="$(ASAN_FLAGS)" all
 	PROFQ_BUILD=build-asan PROFQ_ASAN=1 ASAN_OPTIONS=detect_leaks=1:intercept_tls_get_addr=0 prove -r tests/
 
+# libFuzzer harnesses (tests/fuzz/fuzz_*.c): the library and extension built with coverage, ASan
+# and UBSan by clang; `make fuzz FUZZ_S=600` runs each for that long, one after another, and fails on
+# a crash, leak, sanitizer report or timeout (inputs kept in build-fuzz/fuzz/findings/).
+FUZZ_S     ?= 60
+FUZZ_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZERS     = $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
+fuzzers: $(FUZZERS)
+$(B)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_input.h $(B)/libprofq.a $(EXT_CORE_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< $(EXT_CORE_OBJS) $(B)/libprofq.a $(DEP_LIBS)
+fuzz: deps
+	@$(MAKE) --no-print-directory B=build-fuzz CC=clang \
+		CFLAGS="$(FUZZ_FLAGS) -fsanitize=fuzzer-no-link" LDFLAGS="$(FUZZ_FLAGS)" fuzzers
+	sh tests/fuzz/run.sh build-fuzz $(FUZZ_S) $(FUZZ_ONLY)
+
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/profq $(DESTDIR)$(DATADIR)/profq/schema \
 		$(DESTDIR)$(DATADIR)/profq/queries $(DESTDIR)$(DATADIR)/profq/python
@@ -216,7 +232,7 @@ uninstall:
 	rm -rf $(DESTDIR)$(LIBDIR)/profq $(DESTDIR)$(DATADIR)/profq
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
 

@@ -71,7 +71,8 @@ int pq_cli_unknown_command(const char *name);
 /* Full help texts, one per command, kept beside the command's code. */
 extern const char pq_record_help[], pq_import_help[], pq_info_help[], pq_sql_help[],
 	pq_analyze_help[], pq_report_cmd_help[], pq_help_help[], pq_html_help[], pq_export_help[],
-	pq_merge_help[], pq_diff_help[], pq_push_help[], pq_ch_report_help[];
+	pq_merge_help[], pq_diff_help[], pq_push_help[], pq_ch_report_help[],
+	pq_repair_help[];
 
 int pq_cmd_help(int argc, char **argv);
 int pq_cmd_info(int argc, char **argv);
@@ -86,6 +87,7 @@ int pq_cmd_merge(int argc, char **argv);
 int pq_cmd_diff(int argc, char **argv);
 int pq_cmd_push(int argc, char **argv);
 int pq_cmd_ch_report(int argc, char **argv);
+int pq_cmd_repair(int argc, char **argv);
 /* `profq <report> DB [options]`: argv[0] is the report name. */
 int pq_cmd_run_report(int argc, char **argv);
 struct pq_query;

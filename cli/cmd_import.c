@@ -98,6 +98,11 @@ static int import_one(pq_store *s, const char *path, const char *out, int keep_g
 		return -1;
 	if (pq_meter_mode() != PQ_METER_QUIET)
 		summary(path, f, &stats, pq_meter_seconds(&meter));
+	if (stats.warning[0] != '\0')
+		fprintf(stderr, "profq: warning: %s: %s\n", path, stats.warning);
+	if (stats.clamped > 0)
+		fprintf(stderr, "profq: warning: %s: %lld events end before they start; kept with zero "
+			"length (run metadata import.clamped_ends)\n", path, (long long)stats.clamped);
 	return 0;
 }
 

@@ -3,10 +3,12 @@
 #include <string.h>
 
 #include "cli.h"
+#include "runlock.h"
 #include "version.h"
 
 static const char runs_sql[] =
-	"SELECT id AS run, source, status,"
+	"SELECT id AS run, source,"
+	" iif(status = 'open' AND profq_run_live(id) = 0, 'open (recorder gone)', status) AS status,"
 	" CASE WHEN start_ns IS NULL THEN NULL"
 	"      WHEN time_base = 'unix'"
 	"      THEN strftime('%Y-%m-%d %H:%M:%f', start_ns / 1000000000.0, 'unixepoch') || ' UTC'"
@@ -140,7 +142,7 @@ static int print_tables(sqlite3 *db, const char *path, pq_error *err)
 	printf("file: %s (profq schema version %d)\n", path, PQ_SCHEMA_VERSION);
 	if (missing > 0)
 		printf("event indexes: %d missing (a recording is running, or was killed before it "
-		       "built them; the next import or record into this file builds them)\n", missing);
+		       "built them; profq repair or the next import or record builds them)\n", missing);
 	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
 		if (!shown(db, i))
 			continue;
@@ -191,6 +193,8 @@ int pq_cmd_info(int argc, char **argv)
 	db = pq_cli_open(argv[optind], PQ_OPEN_READ);
 	if (db == NULL)
 		return PQ_EXIT_FAIL;
+	/* An open run nobody writes any more shows as such (the next write closes it). */
+	pq_run_lock_sql(db);
 	if (format == PQ_FORMAT_JSON)
 		rc = print_json(db, argv[optind], &err);
 	else

@@ -33,6 +33,7 @@
 #include "kinds.h"
 #include "meter.h"
 #include "reaper.h"
+#include "runlock.h"
 #include "store.h"
 #include "version.h"
 
@@ -180,6 +181,11 @@ typedef struct rec_opts {
 	int wait_all;
 } rec_opts;
 
+/* The launcher's hold on the run (runlock.h) for the whole recording, recorded processes or not:
+ * while it lasts, no other profq closes the run as aborted. */
+static int run_lock_fd = -1;
+static char run_lock_db[PATH_MAX];
+
 static int begin(const char *db_path, const rec_opts *o, char **cmd, const char *driver_why,
 		 int64_t *run_id, int *created)
 {
@@ -211,7 +217,9 @@ static int begin(const char *db_path, const rec_opts *o, char **cmd, const char 
 	    pq_store_set_metadata(s, "capture_range", o->capture, &err) == 0 &&
 	    pq_store_set_metadata_int(s, "launcher_pid", getpid(), &err) == 0 &&
 	    (driver_why == NULL || pq_store_set_metadata(s, "gpu_tracing", driver_why, &err) == 0) &&
-	    pq_store_commit(s, &err) == 0)
+	    pq_store_commit(s, &err) == 0 &&
+	    snprintf(run_lock_db, sizeof(run_lock_db), "%s", pq_store_path(s)) < PATH_MAX &&
+	    pq_run_lock_acquire(run_lock_db, *run_id, &run_lock_fd, &err) == 0)
 		rc = 0;
 	else
 		pq_cli_fail("cannot record into %s: %s", db_path, err.msg);
@@ -263,8 +271,12 @@ static void warn_gpu(const char *db_path, int64_t run_id)
 	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL;
 
-	if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
-	    sqlite3_prepare_v2(db, "SELECT value FROM run_metadata WHERE run_id = ?1 AND key LIKE "
+	if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		sqlite3_close(db);
+		return;
+	}
+	pq_db_harden(db);
+	if (sqlite3_prepare_v2(db, "SELECT value FROM run_metadata WHERE run_id = ?1 AND key LIKE "
 			       "'process.%.gpu_tracing' AND value LIKE 'off%' LIMIT 1",
 			       -1, &st, NULL) == SQLITE_OK) {
 		sqlite3_bind_int64(st, 1, run_id);
@@ -301,7 +313,7 @@ int pq_cmd_record(int argc, char **argv)
 	rec_opts o = { "profile.db", "default", NULL, 1000, 1 };
 	char collector[PATH_MAX], db_path[PATH_MAX], why[512], num[32], *end;
 	const char *driver_why = NULL;
-	int c, created = 0, pipefd[2], status = 0, err_no = 0;
+	int c, created = 0, pipefd[2], status = 0, err_no = 0, rc;
 	int64_t run_id = 0, t0, t1;
 	unsigned bits;
 	struct sigaction sa, old_int, old_term;
@@ -383,6 +395,7 @@ int pq_cmd_record(int argc, char **argv)
 		return pq_cli_fail("cannot run %s: %s", argv[optind], strerror(errno));
 	if (pid == 0) {
 		close(pipefd[0]);
+		signal(SIGXFSZ, SIG_DFL);  /* main() ignores it for profq alone */
 		execvp(argv[optind], argv + optind);
 		err_no = errno;
 		if (write(pipefd[1], &err_no, sizeof(err_no)) < 0) {
@@ -414,6 +427,7 @@ int pq_cmd_record(int argc, char **argv)
 
 	if (err_no != 0) {
 		finish(db_path, run_id, t0, t1, status, 1);
+		pq_run_lock_release(run_lock_db, run_lock_fd);
 		if (created) {
 			char side[PATH_MAX + 8];
 			remove(db_path);
@@ -425,7 +439,9 @@ int pq_cmd_record(int argc, char **argv)
 		pq_cli_fail("cannot run %s: %s", argv[optind], strerror(err_no));
 		return err_no == ENOENT ? 127 : 126;
 	}
-	if (finish(db_path, run_id, t0, t1, status, 0) != 0)
+	rc = finish(db_path, run_id, t0, t1, status, 0);
+	pq_run_lock_release(run_lock_db, run_lock_fd);
+	if (rc != 0)
 		return PQ_EXIT_FAIL;
 	if (driver_why == NULL)
 		warn_gpu(db_path, run_id);

@@ -177,7 +177,12 @@ int pq_cmd_sql(int argc, char **argv)
 	free(text);
 	if (sql == NULL)
 		return pq_cli_fail("out of memory");
-	db = pq_cli_open(db_path, PQ_OPEN_WRITE);
+	/* SQL that only reads runs on a read-only connection: the file stays byte for byte. */
+	db = pq_cli_open(db_path, PQ_OPEN_READ);
+	if (db != NULL && !pq_db_sql_reads_only(db, sql)) {
+		sqlite3_close(db);
+		db = pq_cli_open(db_path, PQ_OPEN_WRITE);
+	}
 	if (db == NULL) {
 		free(sql);
 		return PQ_EXIT_FAIL;

@@ -1,4 +1,5 @@
 /* main.c - `profq`: global options, the table of commands, dispatch to a command or a report. */
+#include <signal.h>
 #include <string.h>
 
 #include "cli.h"
@@ -20,6 +21,8 @@ const pq_command pq_commands[] = {
 	  pq_sql_help },
 	{ "analyze", pq_cmd_analyze, "the nsys analyze rules: one row per rule, or one rule's events",
 	  pq_analyze_help },
+	{ "repair", pq_cmd_repair, "close runs whose recorder died as 'aborted', build missing indexes",
+	  pq_repair_help },
 	{ "html", pq_cmd_html, "one self-contained HTML page with charts of the canned reports",
 	  pq_html_help },
 	{ "export", pq_cmd_export, "a Chrome trace of the profile for Perfetto UI and chrome://tracing",
@@ -43,6 +46,9 @@ int main(int argc, char **argv)
 	/* Memory statistics take a global mutex on every SQLite allocation, which the importer's two
 	 * threads then contend for; profq never reads them. Before any connection, as SQLite requires. */
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+	/* A file size limit (ulimit -f) or a full disk: a write fails with EFBIG and SQLite's error
+	 * says so, instead of SIGXFSZ killing profq halfway (record restores it for the command). */
+	signal(SIGXFSZ, SIG_IGN);
 	/* Every connection the CLI opens gets the extension's functions. */
 	sqlite3_auto_extension((void (*)(void))sqlite3_profq_init);
 

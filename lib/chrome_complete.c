@@ -225,8 +225,8 @@ int chrome_complete_event(chrome_ctx *c, const chrome_event *ev, const char *nam
 		return pq_fail(c->err, "X event without dur"), CHROME_BAD;
 	if (rc != 0)
 		return rc;
-	if (dur < 0)
-		return pq_fail(c->err, "X event with a negative dur"), CHROME_BAD;
+	if (dur < 0 && (rc = chrome_check_end(c, "X event (negative dur)", 0, &dur)) != 0)
+		return rc;
 	if (__builtin_add_overflow(start, dur, &end))
 		return pq_fail(c->err, "ts + dur out of range"), CHROME_BAD;
 	if ((rc = chrome_locate(c, ev, cc, 1, &w, 0)) != 0)

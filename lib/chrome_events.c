@@ -251,6 +251,19 @@ int chrome_events_finish(chrome_ctx *c)
 	return 0;
 }
 
+int chrome_check_end(chrome_ctx *c, const char *what, int64_t start_ns, int64_t *end_ns)
+{
+	if (*end_ns >= start_ns)
+		return 0;
+	if (!c->keep_going)
+		return pq_fail(c->err, "%s ends before it starts (%" PRId64 " ns early; "
+			       "--keep-going keeps it with zero length)", what, start_ns - *end_ns),
+		       CHROME_BAD;
+	*end_ns = start_ns;
+	c->clamped_ends++;
+	return 0;
+}
+
 int chrome_events_init(chrome_ctx *c)
 {
 	c->host_process_id = PQ_NULL;

@@ -79,7 +79,16 @@ typedef struct chrome_ctx {
 
 	int64_t unmatched_e, unclosed_b, unmatched_async_e, unclosed_async_b;
 	int64_t non_numeric_counters, ignored_events;
+
+	/* An event ending before it starts (X with a negative dur, E/e before its B/b) is bad;
+	 * under --keep-going it is kept with zero length and counted here instead. */
+	int keep_going;
+	int64_t clamped_ends;
 } chrome_ctx;
+
+/* Whether an event that ends at end_ns, begun at start_ns, may be written: 0 when end >= start,
+ * else CHROME_BAD (err says so) or, under keep_going, 0 with *end_ns moved to start_ns. */
+int chrome_check_end(chrome_ctx *c, const char *what, int64_t start_ns, int64_t *end_ns);
 
 /* Event results besides 0: CHROME_BAD (the event is wrong: err says why, the caller adds where,
  * and skips it under --keep-going) and -1 (the store failed: the import stops). */

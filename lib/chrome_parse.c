@@ -1,7 +1,9 @@
 /* chrome_parse.c - cJSON parses into arenas, serialised (cJSON's error position is global). */
+#define _GNU_SOURCE 1  /* memmem */
 #include "chrome_parse.h"
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,29 +92,65 @@ void pq_json_arena_free(pq_json_arena *a)
 	memset(a, 0, sizeof(*a));
 }
 
+/* A JSON string may hold \u0000, which cJSON decodes into a NUL that silently ends the C string
+ * there. Such escapes become \ufffd (U+FFFD, the same six bytes) in a copy of the text, so the
+ * rest of the string survives and the NUL shows as a replacement character. Returns text itself
+ * when there is none (the common case, found with one memmem), else *copy (caller frees; NULL and
+ * text returned when out of memory). */
+static const char *without_nul_escapes(const char *text, size_t n, char **copy)
+{
+	const char *p = text, *hit;
+
+	*copy = NULL;
+	while ((hit = memmem(p, n - (size_t)(p - text), "u0000", 5)) != NULL) {
+		size_t slashes = 0;
+
+		/* An escape only when preceded by an odd run of backslashes ("\\u0000" is text). */
+		while ((size_t)(hit - text) > slashes && hit[-1 - (ptrdiff_t)slashes] == '\\')
+			slashes++;
+		if (slashes % 2 == 1) {
+			if (*copy == NULL) {
+				if ((*copy = malloc(n)) == NULL)
+					return text;
+				memcpy(*copy, text, n);
+			}
+			memcpy(*copy + (hit - text) + 1, "fffd", 4);
+		}
+		p = hit + 5;
+	}
+	return *copy != NULL ? *copy : text;
+}
+
 cJSON *pq_json_parse_in(pq_json_arena *a, const char *text, size_t n, size_t *err_at)
 {
-	const char *end = NULL;
+	const char *end = NULL, *src;
+	char *copy;
 	cJSON *json;
 
 	pthread_once(&hooks_once, install_hooks);
+	src = without_nul_escapes(text, n, &copy);
 	current = a;
 	pthread_mutex_lock(&parse_lock);
-	json = cJSON_ParseWithLengthOpts(text, n, &end, 0);
+	json = cJSON_ParseWithLengthOpts(src, n, &end, 0);
 	pthread_mutex_unlock(&parse_lock);
 	current = NULL;
 	if (json == NULL && err_at != NULL)
-		*err_at = end != NULL && end >= text && end <= text + n ? (size_t)(end - text) : 0;
+		*err_at = end != NULL && end >= src && end <= src + n ? (size_t)(end - src) : 0;
+	free(copy);
 	return json;
 }
 
 cJSON *pq_json_parse(const char *text, size_t n)
 {
+	const char *src;
+	char *copy;
 	cJSON *json;
 
 	pthread_once(&hooks_once, install_hooks);
+	src = without_nul_escapes(text, n, &copy);
 	pthread_mutex_lock(&parse_lock);
-	json = cJSON_ParseWithLength(text, n);
+	json = cJSON_ParseWithLength(src, n);
 	pthread_mutex_unlock(&parse_lock);
+	free(copy);
 	return json;
 }

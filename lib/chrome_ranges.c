@@ -165,9 +165,10 @@ int chrome_end_event(chrome_ctx *c, const chrome_event *ev, const char *name, co
 		c->stats->unmatched++;
 		return 0;
 	}
-	if (chrome_event_args(c, ev, async ? known_async : known_be, NULL, &args_text) != 0) {
+	rc = chrome_check_end(c, async ? "async range (b/e)" : "B/E range", o.start, &end);
+	if (rc != 0 || chrome_event_args(c, ev, async ? known_async : known_be, NULL, &args_text) != 0) {
 		free_open(&o);
-		return -1;
+		return rc != 0 ? rc : -1;
 	}
 	merged = chrome_merge_args(o.args, args_text);
 	{

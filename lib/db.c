@@ -12,12 +12,27 @@
 #include "schema_sql.h"
 #include "version.h"
 
+const char *pq_db_os_error(sqlite3 *db)
+{
+	int ext = sqlite3_extended_errcode(db), code = ext & 0xff, e = sqlite3_system_errno(db);
+
+	if ((code == SQLITE_IOERR || code == SQLITE_FULL || code == SQLITE_CANTOPEN) && e != 0)
+		return strerror(e);
+	/* SQLite's unix layer reads errno late; a rollback after the failed write may reset it. */
+	if (ext == SQLITE_IOERR_WRITE || code == SQLITE_FULL)
+		return "a write failed: the disk is full, or the file reached a size limit (ulimit -f)";
+	return NULL;
+}
+
 int pq_db_exec(sqlite3 *db, const char *sql, const char *what, pq_error *err)
 {
 	char *msg = NULL;
 
 	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		pq_fail(err, "%s: %s", what, msg ? msg : sqlite3_errmsg(db));
+		const char *os = pq_db_os_error(db);
+
+		pq_fail(err, "%s: %s%s%s%s", what, msg ? msg : sqlite3_errmsg(db), os ? " (" : "",
+			os ? os : "", os ? ")" : "");
 		sqlite3_free(msg);
 		return -1;
 	}
@@ -72,6 +87,26 @@ int pq_db_has_table(sqlite3 *db, const char *name, int len)
 	}
 	sqlite3_finalize(st);
 	return found;
+}
+
+int pq_db_sql_reads_only(sqlite3 *db, const char *sql)
+{
+	const char *tail = sql;
+
+	while (*tail != '\0') {
+		sqlite3_stmt *st = NULL;
+		int ro;
+
+		if (sqlite3_prepare_v2(db, tail, -1, &st, &tail) != SQLITE_OK)
+			return 1;
+		if (st == NULL)
+			break;  /* only whitespace or comments left */
+		ro = sqlite3_stmt_readonly(st);
+		sqlite3_finalize(st);
+		if (!ro)
+			return 0;
+	}
+	return 1;
 }
 
 int pq_db_check(sqlite3 *db, const char *path, pq_error *err)
@@ -155,6 +190,7 @@ int pq_db_open(const char *path, enum pq_open_mode mode, sqlite3 **out, int *cre
 	}
 	sqlite3_extended_result_codes(db, 1);
 	sqlite3_busy_timeout(db, 5000);
+	pq_db_harden(db);
 
 	if (is_new) {
 		if (pq_db_create_schema(db, err) != 0) {
@@ -165,7 +201,9 @@ int pq_db_open(const char *path, enum pq_open_mode mode, sqlite3 **out, int *cre
 		}
 		if (created != NULL)
 			*created = 1;
-	} else if (pq_db_check(db, path, err) != 0 || pq_db_add_temp_views(db, err) != 0) {
+	} else if (pq_db_check(db, path, err) != 0 ||
+		   (mode != PQ_OPEN_READ && pq_db_check_writable(db, path, err) != 0) ||
+		   pq_db_add_temp_views(db, err) != 0) {
 		sqlite3_close(db);
 		return -1;
 	}

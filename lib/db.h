@@ -6,6 +6,7 @@
 #ifndef PQ_DB_H
 #define PQ_DB_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <sqlite3.h>
@@ -31,11 +32,57 @@ int pq_db_check(sqlite3 *db, const char *path, pq_error *err);
 /* Runs the embedded schema and views in one transaction on an empty database. */
 int pq_db_create_schema(sqlite3 *db, pq_error *err);
 
-/* Runs sql (several statements allowed) and reports a failure as "<what>: <sqlite message>". */
+/* The operating system's reason (strerror) behind db's last I/O error ("File too large", "No
+ * space left on device"; for a failed write whose errno was lost, what it means), or NULL when the
+ * last error was not one. */
+const char *pq_db_os_error(sqlite3 *db);
+
+/* Runs sql (several statements allowed) and reports a failure as "<what>: <sqlite message>", with
+ * the operating system's reason for an I/O error. */
 int pq_db_exec(sqlite3 *db, const char *sql, const char *what, pq_error *err);
+
+/* Whether every statement of sql only reads (SQLite's own judgement, sqlite3_stmt_readonly). The
+ * scan stops at a statement that does not prepare: with only reads before it, nothing it could
+ * need was created, so running it read-only shows its error as it is. */
+int pq_db_sql_reads_only(sqlite3 *db, const char *sql);
 
 /* Whether db has a table of that name (len bytes of it, or -1: up to its NUL). */
 int pq_db_has_table(sqlite3 *db, const char *name, int len);
+
+/* Every connection profq opens, before its first statement: defensive, the file's schema not
+ * trusted (its views and triggers can call only SQLITE_INNOCUOUS functions), no triggers fired,
+ * no extension loading (db_trust.c). */
+void pq_db_harden(sqlite3 *db);
+
+/* The triggers and views of db that this build's schema does not make, as "trigger t, view v"
+ * into names (n bytes, truncated); returns how many (a view of profq's name with older text counts
+ * as profq's), -1 with err set when the schema cannot be read. */
+int pq_db_foreign_objects(sqlite3 *db, char *names, size_t n, pq_error *err);
+
+/* Fails, naming them, when db holds triggers or views profq did not make (pq_db_open calls it
+ * before it hands out a connection that may write). */
+int pq_db_check_writable(sqlite3 *db, const char *path, pq_error *err);
+
+/* Brings profq's views to this build's text: missing ones created, changed ones replaced. */
+int pq_db_refresh_views(sqlite3 *db, pq_error *err);
+
+/* Everything a writer brings up to date before its run's first row, in the caller's transaction:
+ * missing tables, the runs table's status values, the views (db_upgrade.c). */
+int pq_db_upgrade(sqlite3 *db, pq_error *err);
+
+/* Runs whose writers are gone, closed by pq_db_repair_runs (db_repair.c). */
+#define PQ_REPAIR_MAX 64
+typedef struct pq_repair {
+	int64_t ids[PQ_REPAIR_MAX];  /* the runs closed as 'aborted' */
+	int closed;
+	int live;                     /* open runs still being written */
+	int indexes_built;            /* missing event indexes built (only when live == 0) */
+} pq_repair;
+
+/* Closes every open run of db that no process holds the lock of (runlock.h) as 'aborted', and
+ * builds the missing event indexes when no run is being written any more. Joins the caller's
+ * transaction, which must be a write transaction (BEGIN IMMEDIATE) so no run begins meanwhile. */
+int pq_db_repair_runs(sqlite3 *db, pq_repair *r, pq_error *err);
 
 /* Creates the tables of schema/schema.sql and the views of schema/views.sql that the file lacks
  * (added to schema version 1 after the file was written); joins the caller's transaction when one

@@ -20,7 +20,10 @@ typedef struct pq_import_stats {
 	int64_t rows;            /* rows written, all tables */
 	int64_t skipped;         /* events not representable, counted (and stored as run metadata) */
 	int64_t unmatched;       /* B/E or push/pop halves without their partner */
+	int64_t clamped;         /* events ending before they start, kept with zero length
+				  * (keep_going only; run metadata import.clamped_ends) */
 	int64_t run_id;          /* the run created */
+	char warning[512];       /* something the caller should tell the user, or "" */
 } pq_import_stats;
 
 typedef struct pq_import_options {

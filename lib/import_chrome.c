@@ -143,14 +143,11 @@ static int process(importer *im, const char *text, size_t len, const pq_chrome_m
 static int64_t dev_int(const cJSON *d, const char *a, const char *b)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(d, a);
-	double x;
 
 	if (v == NULL && b != NULL)
 		v = cJSON_GetObjectItemCaseSensitive(d, b);
-	if (!cJSON_IsNumber(v))
-		return PQ_NULL;
-	x = v->valuedouble;
-	return x == (double)(int64_t)x ? (int64_t)x : PQ_NULL;
+	/* chrome_int: an integer in int64 range, not a cast of inf or 1e300 (undefined). */
+	return cJSON_IsNumber(v) ? chrome_int(v) : PQ_NULL;
 }
 
 /* deviceProperties (Kineto) / computeProperties (older): CUDA device properties by cudaDeviceProp
@@ -245,9 +242,9 @@ static void read_facts(run_facts *f, const char *key, const cJSON *v, const char
 	} else if (strcmp(key, "distributedInfo") == 0) {
 		const cJSON *r = cJSON_GetObjectItemCaseSensitive(v, "rank");
 
-		if (cJSON_IsNumber(r) && r->valuedouble == (double)(int64_t)r->valuedouble) {
+		if (cJSON_IsNumber(r) && chrome_int(r) != PQ_NULL) {
 			f->have_rank = 1;
-			f->rank = (int64_t)r->valuedouble;
+			f->rank = chrome_int(r);
 		}
 	} else if (strcmp(key, "schemaVersion") == 0) {
 		size_t n = rawlen < sizeof(f->version) - 1 ? rawlen : sizeof(f->version) - 1;
@@ -375,8 +372,8 @@ static void observe(importer *im, const chrome_event *ev)
 		if (host) {
 			int64_t x = PQ_NULL;
 
-			if (cJSON_IsNumber(pid) && pid->valuedouble == (double)(int64_t)pid->valuedouble)
-				x = (int64_t)pid->valuedouble;
+			if (cJSON_IsNumber(pid))
+				x = chrome_int(pid);
 			else if (cJSON_IsString(pid) &&
 				 pq_chrome_parse_int(pid->valuestring, strlen(pid->valuestring), &x) != 0)
 				x = PQ_NULL;
@@ -531,6 +528,7 @@ static int finish(importer *im)
 		{ "import.non_numeric_counter_values", c->non_numeric_counters },
 		{ "import.ignored_events_without_ts", c->ignored_events },
 		{ "import.skipped_events", im->skipped },
+		{ "import.clamped_ends", c->clamped_ends },
 	};
 
 	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
@@ -540,6 +538,7 @@ static int finish(importer *im)
 	if (im->skipped > 0 &&
 	    pq_store_set_metadata(im->s, "import.first_error", im->first_error, im->err) != 0)
 		return -1;
+	im->stats->clamped = c->clamped_ends;
 	if (im->stats->unmatched > 0 &&
 	    pq_store_set_metadata_int(im->s, "import.unmatched_events", im->stats->unmatched,
 				      im->err) != 0)
@@ -599,6 +598,7 @@ int pq_import_chrome(pq_store *s, const char *path, const pq_import_options *opt
 		im.stats = stats;
 		im.err = err;
 		im.c.s = s;
+		im.c.keep_going = im.opt->keep_going;
 		im.c.stats = stats;
 		im.c.err = err;
 		im.facts = known;

@@ -7,6 +7,7 @@
 
 #include <sqlite3.h>
 
+#include "db.h"
 #include "hint.h"
 #include "version.h"
 
@@ -22,14 +23,18 @@ static enum pq_import_format detect_sqlite(const char *path, pq_error *err)
 	sqlite3_stmt *st = NULL;
 	enum pq_import_format f = PQ_IMPORT_UNKNOWN;
 	char *uri = sqlite3_mprintf("file:%s?mode=ro", path);
+	int opened;
 
 	if (uri == NULL) {
 		pq_fail(err, "out of memory");
 		return f;
 	}
 	/* Read-only through a URI, so a probe can never change the file. */
-	if (sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) == SQLITE_OK &&
-	    sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
+	opened = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+
+	if (opened == SQLITE_OK)
+		pq_db_harden(db);  /* the probe runs nothing the file's schema says */
+	if (opened == SQLITE_OK && sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
 	    sqlite3_step(st) == SQLITE_ROW) {
 		if (sqlite3_column_int64(st, 0) > 0)
 			f = PQ_IMPORT_NSYS_SQLITE;

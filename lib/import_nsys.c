@@ -7,6 +7,7 @@
  */
 #include "import.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "nsys.h"
@@ -36,6 +37,40 @@ static int hostname(nsys_ctx *c)
 	return 0;
 }
 
+/* Tables an export can do without, and what is lost without them: a warning (stats.warning) and
+ * run metadata nsys.missing_tables. A kernel or API table counts as missing only when the other
+ * is there (an export of a program without CUDA has neither). */
+static int missing_tables(nsys_ctx *c)
+{
+	static const struct {
+		const char *table, *loss, *only_with;
+	} optional[] = {
+		{ "TARGET_INFO_SESSION_START_TIME", "times stay relative to the capture", NULL },
+		{ "PROCESSES", "no process names", NULL },
+		{ "ThreadNames", "no thread names", NULL },
+		{ "CUPTI_ACTIVITY_KIND_KERNEL", "no kernels", "CUPTI_ACTIVITY_KIND_RUNTIME" },
+		{ "CUPTI_ACTIVITY_KIND_RUNTIME", "no CUDA API calls", "CUPTI_ACTIVITY_KIND_KERNEL" },
+	};
+	char *w = c->stats->warning, names[512] = "";
+	size_t n = sizeof(c->stats->warning), used = 0, nused = 0;
+
+	w[0] = '\0';
+	for (size_t i = 0; i < sizeof(optional) / sizeof(optional[0]); i++) {
+		if (nsys_has_table(c, optional[i].table) ||
+		    (optional[i].only_with != NULL && !nsys_has_table(c, optional[i].only_with)))
+			continue;
+		if (used < n)
+			used += (size_t)snprintf(w + used, n - used, "%s%s (%s)",
+						 used ? ", " : "missing tables: ", optional[i].table,
+						 optional[i].loss);
+		if (nused < sizeof(names))
+			nused += (size_t)snprintf(names + nused, sizeof(names) - nused, "%s%s",
+						  nused ? "," : "", optional[i].table);
+	}
+	return names[0] == '\0' ? 0 :
+	       pq_store_set_metadata(c->s, "nsys.missing_tables", names, c->err);
+}
+
 static int import(nsys_ctx *c)
 {
 	pq_run_info info;
@@ -57,7 +92,7 @@ static int import(nsys_ctx *c)
 		return -1;
 	if (c->opt != NULL)
 		pq_progress_report(&c->opt->progress, PQ_PHASE_WRITE, 0, c->total);
-	if (nsys_write_metadata(c) != 0 || nsys_time_metadata(c) != 0 ||
+	if (missing_tables(c) != 0 || nsys_write_metadata(c) != 0 || nsys_time_metadata(c) != 0 ||
 	    nsys_import_processes(c) != 0 || nsys_import_devices(c) != 0 ||
 	    nsys_import_kernels(c) != 0 || nsys_import_memcpys(c) != 0 ||
 	    nsys_import_memsets(c) != 0 || nsys_import_syncs(c) != 0 ||

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db.h"
+
 /* Tables the importer reads and the columns it cannot do without. A present table missing one
  * of them is an export this importer does not understand: an error, not missing data. */
 static const struct required {
@@ -182,6 +184,7 @@ int nsys_open(nsys_ctx *c, const char *path)
 			       c->db ? sqlite3_errmsg(c->db) : "out of memory");
 	}
 	free(uri);
+	pq_db_harden(c->db);  /* an export is data too: its views and triggers run nothing */
 	if (nsys_query_int(c, "SELECT count(*) FROM sqlite_master", 0, &n) != 0)
 		return -1;
 	if (nsys_query_int(c,
@@ -219,6 +222,16 @@ int nsys_open(nsys_ctx *c, const char *path)
 			       "CUPTI_ACTIVITY_KIND_KERNEL has no name column (demangledName, "
 			       "shortName or mangledName)", c->schema_version);
 	c->has_strings = nsys_has_table(c, "StringIds");
+	/* Kernel and API names are ids into StringIds: without it they would all be lost. */
+	if (!c->has_strings) {
+		int k = nsys_has_table(c, "CUPTI_ACTIVITY_KIND_KERNEL");
+		int r = nsys_has_table(c, "CUPTI_ACTIVITY_KIND_RUNTIME");
+
+		if (k || r)
+			return pq_fail(c->err, "the export has no table StringIds, which the names in "
+				       "%s%s%s refer to", k ? "CUPTI_ACTIVITY_KIND_KERNEL" : "",
+				       k && r ? " and " : "", r ? "CUPTI_ACTIVITY_KIND_RUNTIME" : "");
+	}
 
 	/* Counting walks every page of the tables read later: a damaged file fails here, before
 	 * anything is written, and the counts are the progress total. */

@@ -6,10 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <sqlite3.h>
 
 #include "db.h"
+#include "runlock.h"
+#include "utf8.h"
 #include "store_tables.h"
 #include "map.h"
 #include "version.h"
@@ -62,6 +65,8 @@ struct pq_store {
 	int in_txn;
 	int64_t expect_rows;      /* pq_store_expect_rows() for the next run */
 	int deferred;             /* the event indexes were dropped by this store */
+	int lock_fd;              /* holds the open run's lock (runlock.h), -1 when none */
+	int64_t invalid_utf8;     /* texts of the open run that had invalid UTF-8 replaced */
 	int64_t span_start, span_end;
 	sqlite3_stmt *insert[PQ_T_COUNT];
 	sqlite3_stmt *stmts[Q_COUNT_STMTS];
@@ -90,7 +95,10 @@ static sqlite3_stmt *stmt(pq_store *s, enum stmt_id q, pq_error *err)
 
 static int fail_db(pq_store *s, pq_error *err, const char *what)
 {
-	return pq_fail(err, "%s: %s", what, sqlite3_errmsg(s->db));
+	const char *os = pq_db_os_error(s->db);
+
+	return pq_fail(err, "%s: %s%s%s%s", what, sqlite3_errmsg(s->db), os ? " (" : "",
+		       os ? os : "", os ? ")" : "");
 }
 
 static void bind_int(sqlite3_stmt *st, int i, int64_t v)
@@ -101,12 +109,25 @@ static void bind_int(sqlite3_stmt *st, int i, int64_t v)
 		sqlite3_bind_int64(st, i, v);
 }
 
-static void bind_text(sqlite3_stmt *st, int i, const char *v)
+/* Binds text as valid UTF-8 (utf8.h): invalid sequences become U+FFFD and are counted. */
+static void bind_text(pq_store *s, sqlite3_stmt *st, int i, const char *v)
 {
-	if (v == NULL)
+	size_t len;
+	char *fixed;
+
+	if (v == NULL) {
 		sqlite3_bind_null(st, i);
-	else
+		return;
+	}
+	fixed = pq_utf8_fix(v, strlen(v), &len);
+	if (fixed == NULL) {
+		/* valid as it is, or no memory for the copy: then SQLite stores the bytes given */
 		sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
+		return;
+	}
+	s->invalid_utf8++;
+	sqlite3_bind_text(st, i, fixed, (int)len, SQLITE_TRANSIENT);
+	free(fixed);
 }
 
 /* Steps a statement that returns no row (or whose rows are ignored). */
@@ -147,11 +168,29 @@ static int begin_txn(pq_store *s, pq_error *err)
 	return 0;
 }
 
+/* Records the time of this commit in the open run (kept open by batches): a run whose writers die
+ * ends there (db_repair.c). */
+static int note_commit(pq_store *s, pq_error *err)
+{
+	struct timespec ts;
+	sqlite3_stmt *st;
+
+	if (s->run_id == 0 || s->batch_rows < 0)
+		return 0;
+	if ((st = stmt(s, Q_METADATA_UPSERT, err)) == NULL)
+		return -1;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	sqlite3_bind_int64(st, 1, s->run_id);
+	sqlite3_bind_text(st, 2, "last_commit_ns", -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec);
+	return step_done(s, st, "cannot commit", err);
+}
+
 int pq_store_commit(pq_store *s, pq_error *err)
 {
 	if (!s->in_txn)
 		return 0;
-	if (pq_db_exec(s->db, "COMMIT", "cannot commit", err) != 0)
+	if (note_commit(s, err) != 0 || pq_db_exec(s->db, "COMMIT", "cannot commit", err) != 0)
 		return -1;
 	s->in_txn = 0;
 	s->pending_rows = 0;
@@ -195,6 +234,7 @@ int pq_store_open(const char *path, int64_t batch_rows, pq_store **out, pq_error
 		goto fail;
 	}
 	s->db = db;
+	s->lock_fd = -1;
 	s->created = created;
 	s->batch_rows = batch_rows;
 	*out = s;
@@ -211,17 +251,52 @@ int pq_store_created(const pq_store *s)
 	return s->created;
 }
 
+const char *pq_store_path(const pq_store *s)
+{
+	return sqlite3_db_filename(s->db, "main");
+}
+
+/* The run's lock, taken before its row is committed: nobody sees it open and unheld. */
+static int hold_run(pq_store *s, int64_t run_id, pq_error *err)
+{
+	const char *path = pq_store_path(s);
+
+	if (path == NULL || *path == '\0')
+		return 0;  /* in memory: nobody else can see the run */
+	return pq_run_lock_acquire(path, run_id, &s->lock_fd, err);
+}
+
+static void release_run(pq_store *s)
+{
+	pq_run_lock_release(pq_store_path(s), s->lock_fd);
+	s->lock_fd = -1;
+}
+
 void pq_store_close(pq_store *s)
 {
+	char *path;
+
 	if (s == NULL)
 		return;
-	if (s->in_txn)
-		sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	if (s->in_txn) {
+		pq_error ignored;
+
+		if (note_commit(s, &ignored) == 0)
+			sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+		else
+			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	}
 	for (int i = 0; i < PQ_T_COUNT; i++)
 		sqlite3_finalize(s->insert[i]);
 	for (int i = 0; i < Q_COUNT_STMTS; i++)
 		sqlite3_finalize(s->stmts[i]);
+	path = s->lock_fd >= 0 ? sqlite3_mprintf("%s", pq_store_path(s)) : NULL;
 	sqlite3_close(s->db);
+	/* Released after the connection is gone, so a last holder removing the lock file never
+	 * races this store's own writes. */
+	if (path != NULL)
+		pq_run_lock_release(path, s->lock_fd);
+	sqlite3_free(path);
 	pq_map_free(&s->strings);
 	pq_map_free(&s->dims);
 	free(s);
@@ -261,14 +336,12 @@ int pq_store_build_indexes(pq_store *s, pq_error *err)
 	return commit_unless_one_txn(s, err);
 }
 
-int pq_store_intern(pq_store *s, const char *text, int64_t *id, pq_error *err)
+/* Adds text (valid UTF-8) to strings, or finds it there. */
+static int intern_valid(pq_store *s, const char *text, size_t len, int64_t *id, pq_error *err)
 {
-	size_t len = strlen(text);
 	sqlite3_stmt *st;
 	int found;
 
-	if (pq_map_get_int(&s->strings, text, len, id))
-		return 0;
 	if (begin_txn(s, err) != 0 || (st = stmt(s, Q_STRING_INSERT, err)) == NULL)
 		return -1;
 	sqlite3_bind_text(st, 1, text, (int)len, SQLITE_STATIC);
@@ -276,14 +349,34 @@ int pq_store_intern(pq_store *s, const char *text, int64_t *id, pq_error *err)
 		return -1;
 	if (sqlite3_changes(s->db) == 1) {
 		*id = sqlite3_last_insert_rowid(s->db);
-	} else {
-		if ((st = stmt(s, Q_STRING_SELECT, err)) == NULL)
-			return -1;
-		sqlite3_bind_text(st, 1, text, (int)len, SQLITE_STATIC);
-		found = step_id(s, st, id, "cannot intern a string", err);
-		if (found <= 0)
-			return found < 0 ? -1 : pq_fail(err, "cannot intern a string");
+		return 0;
 	}
+	if ((st = stmt(s, Q_STRING_SELECT, err)) == NULL)
+		return -1;
+	sqlite3_bind_text(st, 1, text, (int)len, SQLITE_STATIC);
+	found = step_id(s, st, id, "cannot intern a string", err);
+	return found < 0 ? -1 : found == 0 ? pq_fail(err, "cannot intern a string") : 0;
+}
+
+int pq_store_intern(pq_store *s, const char *text, int64_t *id, pq_error *err)
+{
+	size_t len = strlen(text), fixed_len;
+	char *fixed;
+	int rc;
+
+	if (pq_map_get_int(&s->strings, text, len, id))
+		return 0;
+	/* The cache keeps the bytes as given; the table the text made valid (utf8.h). */
+	fixed = pq_utf8_fix(text, len, &fixed_len);
+	if (fixed == NULL && fixed_len == (size_t)-1)
+		return pq_fail(err, "out of memory");
+	if (fixed != NULL)
+		s->invalid_utf8++;
+	rc = fixed != NULL ? intern_valid(s, fixed, fixed_len, id, err)
+			   : intern_valid(s, text, len, id, err);
+	free(fixed);
+	if (rc != 0)
+		return -1;
 	if (pq_map_put_int(&s->strings, text, len, *id) != 0)
 		return pq_fail(err, "out of memory");
 	return 0;
@@ -460,8 +553,8 @@ int pq_store_device(pq_store *s, const pq_device *d, int64_t *id, pq_error *err)
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
 		return fail_db(s, err, "cannot store a device");
 	sqlite3_bind_int64(st, 1, *id);
-	bind_text(st, 2, d->name);
-	bind_text(st, 3, d->uuid);
+	bind_text(s, st, 2, d->name);
+	bind_text(s, st, 3, d->uuid);
 	for (size_t i = 0; i < sizeof(props) / sizeof(props[0]); i++)
 		bind_int(st, (int)i + 4, props[i]);
 	rc = step_done(s, st, "cannot store a device", err);
@@ -550,19 +643,22 @@ int pq_store_begin_run(pq_store *s, const pq_run_info *info, int64_t *run_id, pq
 		"time_offset_ns, created_utc, profq_version) "
 		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?8)";
 	sqlite3_stmt *st = NULL;
+	pq_repair repair;
 
 	if (s->run_id != 0)
 		return pq_fail(err, "a run is already open in the store");
 	if (info->source == NULL)
 		return pq_fail(err, "a run needs a source");
-	if (begin_txn(s, err) != 0 || pq_db_add_missing_tables(s->db, err) != 0)
+	/* The file up to date, and runs whose writers died closed, in this run's transaction. */
+	if (begin_txn(s, err) != 0 || pq_db_upgrade(s->db, err) != 0 ||
+	    pq_db_repair_runs(s->db, &repair, err) != 0)
 		return -1;
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
 		return fail_db(s, err, "cannot add a run");
-	bind_text(st, 1, info->source);
-	bind_text(st, 2, info->source_path);
-	bind_text(st, 3, info->source_version);
-	bind_text(st, 4, info->hostname);
+	bind_text(s, st, 1, info->source);
+	bind_text(s, st, 2, info->source_path);
+	bind_text(s, st, 3, info->source_version);
+	bind_text(s, st, 4, info->hostname);
 	bind_int(st, 5, info->rank);
 	sqlite3_bind_text(st, 6, info->relative_time ? "relative" : "unix", -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 7, info->time_offset_ns == PQ_NULL ? 0 : info->time_offset_ns);
@@ -573,7 +669,13 @@ int pq_store_begin_run(pq_store *s, const pq_run_info *info, int64_t *run_id, pq
 	}
 	sqlite3_finalize(st);
 	s->run_id = sqlite3_last_insert_rowid(s->db);
+	/* A run others see open before it finishes is held; one transaction is seen only complete. */
+	if (s->batch_rows >= 0 && hold_run(s, s->run_id, err) != 0) {
+		s->run_id = 0;
+		return -1;
+	}
 	s->span_start = s->span_end = PQ_NULL;
+	s->invalid_utf8 = 0;
 	pq_map_free(&s->dims);
 	if (run_id != NULL)
 		*run_id = s->run_id;
@@ -602,8 +704,11 @@ int pq_store_attach_run(pq_store *s, int64_t run_id, pq_error *err)
 		return -1;
 	if (found == 0)
 		return pq_fail(err, "no run %" PRId64 " in the database", run_id);
+	if (hold_run(s, run_id, err) != 0)
+		return -1;
 	s->run_id = run_id;
 	s->span_start = s->span_end = PQ_NULL;
+	s->invalid_utf8 = 0;
 	pq_map_free(&s->dims);
 	return 0;
 }
@@ -616,9 +721,9 @@ static int set_metadata(pq_store *s, const char *key, const char *text, int64_t 
 	if (need_run(s, err) != 0 || (st = stmt(s, Q_METADATA_UPSERT, err)) == NULL)
 		return -1;
 	sqlite3_bind_int64(st, 1, s->run_id);
-	sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
+	bind_text(s, st, 2, key);
 	if (text != NULL)
-		sqlite3_bind_text(st, 3, text, -1, SQLITE_STATIC);
+		bind_text(s, st, 3, text);
 	else
 		bind_int(st, 3, num);
 	return step_done(s, st, "cannot store run metadata", err);
@@ -694,6 +799,9 @@ int pq_store_finish_run(pq_store *s, pq_error *err)
 
 	if (need_run(s, err) != 0)
 		return -1;
+	if (s->invalid_utf8 > 0 &&
+	    pq_store_set_metadata_int(s, "invalid_utf8_replaced", s->invalid_utf8, err) != 0)
+		return -1;
 	/* Always, not only when this store deferred them: a recording that was killed before it
 	 * could build them leaves the file without, and the next finished run repairs that. */
 	if (pq_store_build_indexes(s, err) != 0)
@@ -709,6 +817,7 @@ int pq_store_finish_run(pq_store *s, pq_error *err)
 	if (rc != 0 || pq_store_commit(s, err) != 0)
 		return -1;
 	s->run_id = 0;
+	release_run(s);
 	return 0;
 }
 
@@ -720,9 +829,12 @@ int pq_store_abort_run(pq_store *s, pq_error *err)
 		"streams", "devices", "threads", "processes", "run_metadata",
 	};
 	char sql[128];
+	int64_t id = s->run_id;
 
-	if (s->run_id == 0)
+	if (id == 0)
 		return 0;
+	/* From here the store has no run: no commit notes a time for the run being deleted. */
+	s->run_id = 0;
 	if (s->in_txn) {
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 		s->in_txn = 0;
@@ -733,25 +845,24 @@ int pq_store_abort_run(pq_store *s, pq_error *err)
 	if (s->batch_rows < 0) {
 		/* One transaction held the whole run (its row, an index drop, added tables): the
 		 * rollback took all of it, and deleting would only touch tables it may have removed. */
-		s->run_id = 0;
 		s->deferred = 0;
+		release_run(s);
 		return 0;
 	}
 	if (begin_txn(s, err) != 0)
 		return -1;
 	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
-		snprintf(sql, sizeof(sql), "DELETE FROM %s WHERE run_id = %" PRId64, tables[i],
-			 s->run_id);
+		snprintf(sql, sizeof(sql), "DELETE FROM %s WHERE run_id = %" PRId64, tables[i], id);
 		if (pq_db_exec(s->db, sql, "cannot delete the run", err) != 0)
 			return -1;
 	}
-	snprintf(sql, sizeof(sql), "DELETE FROM runs WHERE id = %" PRId64, s->run_id);
+	snprintf(sql, sizeof(sql), "DELETE FROM runs WHERE id = %" PRId64, id);
 	if (pq_db_exec(s->db, sql, "cannot delete the run", err) != 0 ||
 	    (s->deferred && pq_db_build_event_indexes(s->db, &s->progress, err) != 0) ||
 	    pq_store_commit(s, err) != 0)
 		return -1;
-	s->run_id = 0;
 	s->deferred = 0;
+	release_run(s);
 	return 0;
 }
 
@@ -811,7 +922,7 @@ static int insert_row(pq_store *s, enum pq_table_id t, const void *row, int64_t 
 			break;
 		case PQ_COL_TEXT:
 			is_null = *(const char *const *)field == NULL;
-			bind_text(st, p, *(const char *const *)field);
+			bind_text(s, st, p, *(const char *const *)field);
 			break;
 		case PQ_COL_NAME:
 			if (intern_name(s, *(const char *const *)field, &name_id, err) != 0)

@@ -189,6 +189,10 @@ int pq_store_open(const char *path, int64_t batch_rows, pq_store **out, pq_error
 /* Whether pq_store_open() created the file. */
 int pq_store_created(const pq_store *s);
 
+/* The database's full path as SQLite names it (the one the run locks of runlock.h go by); "" for
+ * an in-memory database. Valid until pq_store_close(). */
+const char *pq_store_path(const pq_store *s);
+
 /* Commits what is pending (if anything), finalizes statements and closes. A run still open stays
  * marked 'open' in the file. NULL is allowed. */
 void pq_store_close(pq_store *s);

@@ -71,6 +71,12 @@ def connect(path, extension=None, readonly=True):
         conn.load_extension(ext)
     finally:
         conn.enable_load_extension(False)
+    # A profile is data (README, Threat model): its views and triggers call only innocuous
+    # functions; defensive mode and no triggers where this Python can say so (3.12+).
+    conn.execute("PRAGMA trusted_schema = OFF")
+    if hasattr(conn, "setconfig"):
+        conn.setconfig(sqlite3.SQLITE_DBCONFIG_DEFENSIVE, True)
+        conn.setconfig(sqlite3.SQLITE_DBCONFIG_ENABLE_TRIGGER, False)
     return conn
 
 

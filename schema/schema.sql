@@ -30,7 +30,8 @@ CREATE TABLE runs (
   time_offset_ns   INTEGER NOT NULL DEFAULT 0,
   start_ns         INTEGER,
   end_ns           INTEGER,
-  status           TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'complete', 'failed')),
+  status           TEXT NOT NULL DEFAULT 'open'
+                   CHECK (status IN ('open', 'complete', 'failed', 'aborted')),
   created_utc      TEXT NOT NULL,
   profq_version    TEXT NOT NULL
 );

@@ -8,15 +8,17 @@
 #   done_testing               prints the plan; exit status 1 when anything failed
 #
 # Variables: TOP (the repository), BUILD (the build directory, $PROFQ_BUILD or build),
-# PROFQ (the CLI), EXT (the extension without .so), DATA (../shared/data), TMP (a fresh directory
-# removed at exit). Run sqlite3 through `sqlite` and Python through `py` so ASan builds work.
+# PROFQ (the CLI), EXT (the extension without .so), DATA (tests/data: the real traces the repository
+# ships), SHARED_DATA (../shared/data: what it cannot ship, report1.sqlite), TMP (a fresh directory
+# removed at exit). nsys_exports lists every Nsight Systems export at hand, one path a line. Run sqlite3 through `sqlite` and Python through `py` so ASan builds work.
 
 set -u
 TOP=$(cd "$(dirname "$0")" && while [ ! -f Makefile ] && [ "$PWD" != / ]; do cd ..; done && pwd)
 BUILD=$TOP/${PROFQ_BUILD:-build}
 PROFQ=$BUILD/profq
 EXT=$BUILD/profq
-DATA=$(cd "$TOP/.." && pwd)/shared/data
+DATA=$TOP/tests/data
+SHARED_DATA=$(cd "$TOP/.." && pwd)/shared/data
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/profq-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 _tap_n=0
@@ -27,6 +29,12 @@ _preload=""
 if [ "${PROFQ_ASAN:-0}" = 1 ]; then
 	_preload="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
 fi
+
+nsys_exports() {
+	for _f in "$DATA"/nsys/*.sqlite "$SHARED_DATA"/nsys/report1.sqlite; do
+		if [ -f "$_f" ]; then echo "$_f"; fi
+	done
+}
 
 sqlite() {
 	LD_PRELOAD="$_preload" ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" \

@@ -54,7 +54,7 @@ if [ -f "$DATA/nsys/mock.sqlite" ]; then
 	like "$(cat err)" "is an Nsight Systems export, not a profq database" "nsys export: named"
 	is "$(sha256sum "$DATA/nsys/mock.sqlite")" "$sum" "nsys export: unchanged"
 else
-	skip "nsys export" "no ../shared/data"
+	skip "nsys export" "no tests/data/nsys"
 fi
 
 # Usage errors.

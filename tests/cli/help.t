@@ -31,7 +31,7 @@ is "$missing" "" "report --list names every queries/*.sql with its description"
 
 # Every command of `profq --help` and every report: `profq help NAME` is `profq NAME --help`.
 cmds=$(printf '%s\n' "$out" | sed -n '/^Commands:/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p')
-like "$(echo $cmds)" "^record import info sql analyze html export merge diff push ch-report report help" "--help lists the commands"
+like "$(echo $cmds)" "^record import info sql analyze repair html export merge diff push ch-report report help" "--help lists the commands"
 bad=""
 for name in $cmds $(cd "$TOP/queries" && ls *.sql | sed 's/\.sql$//'); do
 	a=$("$PROFQ" help "$name" 2>&1); sa=$?

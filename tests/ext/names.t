@@ -1,6 +1,6 @@
 #!/bin/sh
 # demangle() and kernel_short_name() (ext/names.c): fixed cases, then every kernel of the real
-# Nsight Systems exports in ../shared/data/nsys against nsys's own shortName and demangledName.
+# Nsight Systems exports (nsys_exports) against nsys's own shortName and demangledName.
 . "${0%/*}/../lib.sh"
 
 q() { sqlite -cmd ".load $EXT" :memory: "$1" 2>&1; }
@@ -70,7 +70,7 @@ if ! command -v c++filt >/dev/null 2>&1; then
 else
 	cxxfilt=yes
 fi
-py - "$EXT" "$DATA/nsys" "$cxxfilt" >"$TMP/out" 2>"$TMP/err" <<'PY'
+py - "$EXT" "$(nsys_exports)" "$cxxfilt" >"$TMP/out" 2>"$TMP/err" <<'PY'
 import glob, os, re, sqlite3, subprocess, sys
 ext, ddir, cxxfilt = sys.argv[1:4]
 
@@ -121,7 +121,7 @@ n = short_d = short_m = 0
 bad_d, bad_m, bad_dem, bad_skel, bad_filt = [], [], [], [], []
 classes_seen, exact_z, exact_c, total_z = {}, 0, 0, 0
 names = set()
-for f in sorted(glob.glob(os.path.join(ddir, "*.sqlite"))):
+for f in sorted(p for p in ddir.split("\n") if p):
     con = sqlite3.connect("file:%s?mode=ro" % f, uri=True)
     con.enable_load_extension(True)
     con.load_extension(ext)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Every trace in ../shared/data/kineto imports, and the run's counts and sums equal what Python's
+# Every trace in tests/data/kineto imports, and the run's counts and sums equal what Python's
 # json/gzip modules compute from the file independently (tests/import/chrome_counts.py).
 . "${0%/*}/../lib.sh"
 [ -d "$DATA/kineto" ] || skip_all "no $DATA/kineto"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# profq import of Nsight Systems SQLite exports: every file in $DATA/nsys imports, and what it
+# profq import of Nsight Systems SQLite exports: every export (nsys_exports) imports, and what it
 # holds equals counts and sums computed independently with SQL on the export itself.
 . "${0%/*}/../lib.sh"
 
@@ -13,7 +13,7 @@ src() { sqlite "file:$1?mode=ro" "$2"; }
 dst() { sqlite "$DB" "$(printf '%s' "$2" | sed "s/:run/$1/g")"; }
 
 run=0
-for f in "$NSYS"/*.sqlite; do
+for f in $(nsys_exports); do
 	name=$(basename "$f")
 	out=$("$PROFQ" import -o "$DB" "$f" 2>"$TMP/err")
 	ok $? "$name imports"
@@ -210,7 +210,7 @@ if [ -f "$f" ]; then
 fi
 
 # report1.sqlite (legacy 2.9.1): 4608 memcpys, Unified Memory kinds 11 and 12 among them.
-f=$NSYS/report1.sqlite
+f=$SHARED_DATA/nsys/report1.sqlite
 if [ -f "$f" ]; then
 	r=$(sqlite "$DB" "SELECT id FROM runs WHERE source_path = '$f'")
 	is "$(dst $r "SELECT count(*), sum(copy_kind IN (11, 12)) > 0 FROM memcpys WHERE run_id = :run")" "4608|1" \

@@ -8,6 +8,7 @@ NSYS=$DATA/nsys
 
 for name in h100_2gpu_1s.sqlite report1.sqlite mock.sqlite; do
 	f=$NSYS/$name
+	[ -f "$f" ] || f=$SHARED_DATA/nsys/$name
 	[ -f "$f" ] || { skip "$name twice" "not in $NSYS"; continue; }
 	db=$TMP/$name.db
 	"$PROFQ" import -q -o "$db" "$f" >/dev/null

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The NVTX projection reports and range-sum on every Nsight Systems export in ../shared/data/nsys,
+# The NVTX projection reports and range-sum on every Nsight Systems export (nsys_exports),
 # against an independent computation over the export's own tables (tests/reports/nsys_expect.py,
 # notes/nsys.md §2.4): NVTX_EVENTS 59/60/70/71 ranges named '<domain>:<text>', each GPU op
 # (KERNEL, MEMCPY, MEMSET) joined to its RUNTIME row by correlationId within the process and
@@ -14,7 +14,7 @@
 [ -d "$DATA/nsys" ] || skip_all "no $DATA/nsys"
 here=$(cd "${0%/*}" && pwd)
 
-for f in "$DATA"/nsys/*.sqlite; do
+for f in $(nsys_exports); do
 	b=$(basename "$f" .sqlite)
 	"$PROFQ" import -q -o "$TMP/$b.db" "$f" >/dev/null 2>&1
 	is "$?" 0 "$b: imported"

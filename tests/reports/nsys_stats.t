@@ -1,5 +1,5 @@
 #!/bin/sh
-# The nsys-stats-compatible reports on every Nsight Systems export in ../shared/data/nsys: each
+# The nsys-stats-compatible reports on every Nsight Systems export (nsys_exports): each
 # report's counts, totals, min, max and median equal an independent computation over the export's
 # own tables (tests/reports/nsys_expect.py; Python's statistics.median); gpu-sum and kern-exec-sum
 # likewise (kern-exec-sum also avg to 0.1 ns and the queue-time counts), and the trace reports
@@ -9,7 +9,7 @@
 [ -d "$DATA/nsys" ] || skip_all "no $DATA/nsys"
 here=$(cd "${0%/*}" && pwd)
 
-for f in "$DATA"/nsys/*.sqlite; do
+for f in $(nsys_exports); do
 	b=$(basename "$f" .sqlite)
 	"$PROFQ" import -q -o "$TMP/$b.db" "$f" >/dev/null 2>&1
 	is "$?" 0 "$b: imported"

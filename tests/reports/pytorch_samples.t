@@ -5,7 +5,7 @@
 
 R0=$DATA/kineto/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz
 GM=$DATA/kineto/tb_plugin_test/gpu_metrics_input.json
-[ -f "$R0" ] && [ -f "$GM" ] || skip_all "no ../shared/data/kineto samples"
+[ -f "$R0" ] && [ -f "$GM" ] || skip_all "no tests/data/kineto samples"
 "$PROFQ" import -q -o "$TMP/r0.db" "$R0" >/dev/null
 "$PROFQ" import -q -o "$TMP/gm.db" "$GM" >/dev/null
 
