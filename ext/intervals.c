@@ -5,8 +5,8 @@
  *
  * Intervals are half-open [start, end) in integer ns; end <= start is empty; touching intervals
  * merge. How arguments are read (INTEGER, REAL rounded, integer TEXT) is in iv_util.c.
- * priority_breakdown is in priority.c, interval_join in interval_join.c; pq_ext_intervals_init
- * registers all three files. User documentation: docs/sql-functions.md.
+ * priority_breakdown is in priority.c, interval_join in interval_join.c, interval_merge_ns in
+ * interval_merge.c; pq_ext_intervals_init registers all four files. User documentation: docs/sql-functions.md.
  */
 #include "ext.h"
 
@@ -336,5 +336,7 @@ int pq_ext_intervals_init(sqlite3 *db)
 		rc = pq_ext_priority_init(db);
 	if (rc == SQLITE_OK)
 		rc = pq_ext_interval_join_init(db);
+	if (rc == SQLITE_OK)
+		rc = pq_ext_interval_merge_init(db);
 	return rc;
 }

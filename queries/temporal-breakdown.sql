@@ -65,14 +65,14 @@
 -- tb_plugin's GPU utilization differs on purpose: it divides kernel time by the step span
 -- (gpu-summary), HTA by the GPU's own busy span.
 WITH
-sel AS (
+sel AS MATERIALIZED (
   SELECT id AS run_id, coalesce(rank, 0) AS rank, coalesce(time_offset_ns, 0) AS off,
          source = 'chrome-json' AND coalesce(:mode, 'hta') = 'hta' AS us  -- HTA's µs: Kineto files only
   FROM runs WHERE :run IS NULL OR id = :run
 ),
 opt AS (SELECT coalesce(:mode, 'hta') = 'hta' AS hta, coalesce(:include_last_step, 0) AS keep_last),
-gpu AS (
-  SELECT k.run_id, 0 AS src, k.id, k.device_id, k.process_id, k.correlation_id, k.start_ns, k.end_ns,
+ktype AS MATERIALIZED (  -- kernel class per name: GLOBs once per name, not once per kernel
+  SELECT n.id,
          CASE
            WHEN n.value GLOB 'nccl*' OR n.value GLOB 'hip*' OR n.value GLOB 'hccl*' OR n.value GLOB '*ncclKernel*'
              THEN 'COMMUNICATION'
@@ -84,102 +84,85 @@ gpu AS (
                 OR n.value GLOB 'pe_exe*' OR n.value GLOB 'cpum_exe_subgraph*'
                 OR n.value GLOB 'collective_subgraph_execution*') THEN 'COMPUTATION'
            ELSE 'OTHER' END AS type
-  FROM kernels k JOIN strings n ON n.id = k.name_id WHERE k.run_id IN (SELECT run_id FROM sel)
-  UNION ALL
-  SELECT run_id, 1, id, device_id, process_id, correlation_id, start_ns, end_ns, 'MEMORY' FROM memcpys
-   WHERE run_id IN (SELECT run_id FROM sel)
-  UNION ALL
-  SELECT run_id, 2, id, device_id, process_id, correlation_id, start_ns, end_ns, 'MEMORY' FROM memsets
-   WHERE run_id IN (SELECT run_id FROM sel)
-  UNION ALL  -- HTA's GPUKernelFilter: stream >= 0 and a correlation id
-  SELECT run_id, 3, id, device_id, process_id, correlation_id, start_ns, end_ns, 'OTHER' FROM synchronizations
-   WHERE run_id IN (SELECT run_id FROM sel) AND stream_id IS NOT NULL AND correlation_id IS NOT NULL
-     AND (SELECT hta FROM opt)
+  FROM strings n WHERE n.id IN (SELECT name_id FROM kernels WHERE run_id IN (SELECT run_id FROM sel))
 ),
--- HTA's clock: td = the trace's ts as a double (µs since the run's offset), xe = td + dur.
-gpu_t AS (
-  SELECT g.*, s.us, (g.start_ns - s.off) / 1000 + ((g.start_ns - s.off) % 1000) / 1000.0 AS td,
-         (g.start_ns - s.off) / 1000 + ((g.start_ns - s.off) % 1000) / 1000.0
-           + (g.end_ns - g.start_ns) / 1000.0 AS xe
-  FROM gpu g JOIN sel s USING (run_id)
-),
-gpu_m AS MATERIALIZED (  -- ts/e: whole µs (hta, ceil and floor) or ns (exact)
-  SELECT run_id, src, id, device_id, process_id, correlation_id, type,
-         CASE WHEN us THEN 1000 * (CAST(td AS INTEGER) + (td > CAST(td AS INTEGER))) ELSE start_ns END AS ts,
-         CASE WHEN us THEN 1000 * (CAST(xe AS INTEGER) - (xe < CAST(xe AS INTEGER))) ELSE end_ns END AS e
-  FROM gpu_t, opt o
-),
-host AS MATERIALIZED (  -- runtime/driver calls, times in the same unit
-  SELECT a.run_id, a.process_id, a.correlation_id,
-         CASE WHEN a.us THEN 1000 * (CAST(a.td AS INTEGER) + (a.td > CAST(a.td AS INTEGER))) ELSE a.start_ns END AS ts
-  FROM (SELECT c.*, s.us, (c.start_ns - s.off) / 1000 + ((c.start_ns - s.off) % 1000) / 1000.0 AS td
-        FROM api_calls c JOIN sel s USING (run_id) WHERE c.correlation_id IS NOT NULL) a, opt o
-),
-steps AS (  -- ProfilerStep#N events: any kind (hta) or CPU ones only (exact)
+steps AS (  -- ProfilerStep#N events: any kind (hta) or CPU ones only (exact); names first (ranges_name)
   SELECT r.run_id, n.value AS name,
          CASE WHEN us THEN 1000 * (CAST(td AS INTEGER) + (td > CAST(td AS INTEGER))) ELSE r.start_ns END AS ts,
          CASE WHEN us THEN 1000 * (CAST(xe AS INTEGER) - (xe < CAST(xe AS INTEGER))) ELSE r.end_ns END AS e
   FROM (SELECT r.*, s.us, (r.start_ns - s.off) / 1000 + ((r.start_ns - s.off) % 1000) / 1000.0 AS td,
                (r.start_ns - s.off) / 1000 + ((r.start_ns - s.off) % 1000) / 1000.0
                  + (coalesce(r.end_ns, r.start_ns) - r.start_ns) / 1000.0 AS xe
-        FROM ranges r JOIN sel s USING (run_id)) r
+        FROM strings n0 CROSS JOIN ranges r ON r.name_id = n0.id JOIN sel s ON s.run_id = r.run_id
+        WHERE n0.value GLOB 'ProfilerStep#[0-9]*') r
   JOIN strings n ON n.id = r.name_id, opt o
-  WHERE n.value GLOB 'ProfilerStep#[0-9]*' AND (o.hta OR r.kind IN (2, 3))
+  WHERE o.hta OR r.kind IN (2, 3)
 ),
 cut AS MATERIALIZED (  -- per run: the bound on launch times, NULL when everything is kept
-  SELECT s.run_id,
+  SELECT s.run_id, s.us, s.off, o.hta, o.keep_last,
          (SELECT CASE WHEN (o.hta AND count(DISTINCT st.name) >= 2) OR (NOT o.hta AND count(*) >= 2)
                       THEN CASE WHEN o.keep_last = 0 THEN max(st.ts) WHEN o.hta THEN max(st.e) END END
             FROM steps st WHERE st.run_id = s.run_id) AS bound
   FROM sel s, opt o
 ),
+-- GPU events with their run's clock and cut; CROSS JOIN keeps the event tables in the inner
+-- loop, and the union stays a co-routine (no join above it)
+gpu AS (
+  SELECT k.run_id, 0 AS src, k.id, k.device_id, k.process_id, k.correlation_id, k.start_ns, k.end_ns, t.type,
+         c.us, c.off, c.bound, c.hta, c.keep_last
+  FROM cut c CROSS JOIN kernels k ON k.run_id = c.run_id CROSS JOIN ktype t ON t.id = k.name_id
+  UNION ALL
+  SELECT m.run_id, 1, m.id, m.device_id, m.process_id, m.correlation_id, m.start_ns, m.end_ns, 'MEMORY',
+         c.us, c.off, c.bound, c.hta, c.keep_last
+  FROM cut c CROSS JOIN memcpys m ON m.run_id = c.run_id
+  UNION ALL
+  SELECT m.run_id, 2, m.id, m.device_id, m.process_id, m.correlation_id, m.start_ns, m.end_ns, 'MEMORY',
+         c.us, c.off, c.bound, c.hta, c.keep_last
+  FROM cut c CROSS JOIN memsets m ON m.run_id = c.run_id
+  UNION ALL  -- HTA's GPUKernelFilter: stream >= 0 and a correlation id
+  SELECT m.run_id, 3, m.id, m.device_id, m.process_id, m.correlation_id, m.start_ns, m.end_ns, 'OTHER',
+         c.us, c.off, c.bound, c.hta, c.keep_last
+  FROM cut c CROSS JOIN synchronizations m ON m.run_id = c.run_id
+  WHERE m.stream_id IS NOT NULL AND m.correlation_id IS NOT NULL AND c.hta
+),
+-- HTA's clock: td = the trace's ts as a double (µs since the run's offset), xe = td + dur.
+gpu_m AS (  -- ts/e: whole µs (hta, ceil and floor) or ns (exact)
+  SELECT run_id, src, id, device_id, process_id, correlation_id, type, us, off, bound, hta, keep_last,
+         CASE WHEN us THEN 1000 * (CAST(td AS INTEGER) + (td > CAST(td AS INTEGER))) ELSE start_ns END AS ts,
+         CASE WHEN us THEN 1000 * (CAST(xe AS INTEGER) - (xe < CAST(xe AS INTEGER))) ELSE end_ns END AS e
+  FROM (SELECT g.*, (g.start_ns - g.off) / 1000 + ((g.start_ns - g.off) % 1000) / 1000.0 AS td,
+               (g.start_ns - g.off) / 1000 + ((g.start_ns - g.off) % 1000) / 1000.0
+                 + (g.end_ns - g.start_ns) / 1000.0 AS xe
+        FROM gpu g)
+),
+-- kept: launched (by any API call with the correlation id) before the cut, in the same unit;
+-- LIMIT -1 keeps it a co-routine, so ts and e are computed once a row, not once a use below
 kept AS (
-  SELECT g.* FROM gpu_m g JOIN cut c USING (run_id), opt o
-  WHERE c.bound IS NULL
-     OR (o.hta AND o.keep_last = 0 AND EXISTS (SELECT 1 FROM host h WHERE h.run_id = g.run_id
-           AND h.process_id IS g.process_id AND h.correlation_id = g.correlation_id AND h.ts < c.bound))
-     OR (o.hta AND o.keep_last = 1 AND EXISTS (SELECT 1 FROM host h WHERE h.run_id = g.run_id
-           AND h.process_id IS g.process_id AND h.correlation_id = g.correlation_id AND h.ts <= c.bound))
-     OR (NOT o.hta AND (SELECT min(h.ts) FROM host h WHERE h.run_id = g.run_id
-           AND h.process_id IS g.process_id AND h.correlation_id = g.correlation_id) < c.bound)
+  SELECT g.run_id, g.device_id, g.src, g.id, g.type, g.ts, g.e FROM gpu_m g
+  WHERE g.bound IS NULL
+     OR (g.hta AND EXISTS (SELECT 1 FROM api_calls h WHERE h.process_id IS g.process_id
+           AND h.correlation_id = g.correlation_id AND h.run_id = g.run_id
+           AND CASE WHEN g.us THEN 1000 * (CAST((h.start_ns - g.off) / 1000 + ((h.start_ns - g.off) % 1000) / 1000.0 AS INTEGER)
+                      + ((h.start_ns - g.off) / 1000 + ((h.start_ns - g.off) % 1000) / 1000.0
+                         > CAST((h.start_ns - g.off) / 1000 + ((h.start_ns - g.off) % 1000) / 1000.0 AS INTEGER)))
+                    ELSE h.start_ns END < g.bound + g.keep_last))
+     OR (NOT g.hta AND (SELECT min(h.start_ns) FROM api_calls h WHERE h.process_id IS g.process_id
+           AND h.correlation_id = g.correlation_id AND +h.run_id = g.run_id) < g.bound)
+  LIMIT -1
 ),
--- HTA's merge_kernel_intervals, for all events (a) and COMPUTATION ones (c): brk = opens a group
-flag AS (
-  SELECT run_id, device_id, type, ts, e, src, id,
-         ts > coalesce(max(e) OVER (PARTITION BY run_id, device_id ORDER BY ts, src, id
-                                    ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), ts) AS brk_a,
-         ts > coalesce(max(e) OVER (PARTITION BY run_id, device_id, type = 'COMPUTATION' ORDER BY ts, src, id
-                                    ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), ts) AS brk_c
-  FROM kept
-),
-grp AS MATERIALIZED (
-  SELECT run_id, device_id, type, ts, e,
-         sum(brk_a) OVER (PARTITION BY run_id, device_id ORDER BY ts, src, id ROWS UNBOUNDED PRECEDING) AS ga,
-         sum(brk_c) OVER (PARTITION BY run_id, device_id, type = 'COMPUTATION' ORDER BY ts, src, id
-                          ROWS UNBOUNDED PRECEDING) AS gc
-  FROM flag
-),
-ga AS MATERIALIZED (SELECT run_id, device_id, ga, min(ts) AS ts, max(e) AS e FROM grp GROUP BY run_id, device_id, ga),
-gc AS (SELECT run_id, device_id, gc, min(ts) AS ts, max(e) AS e FROM grp WHERE type = 'COMPUTATION'
-       GROUP BY run_id, device_id, gc),
-per AS MATERIALIZED (
-  SELECT a.run_id, a.device_id,
-         (SELECT x.e FROM ga x WHERE x.run_id = a.run_id AND x.device_id IS a.device_id ORDER BY x.ga DESC LIMIT 1)
-           - min(a.ts) AS kernel_t,
-         sum(a.e - a.ts) AS busy_t,
-         coalesce((SELECT sum(c.e - c.ts) FROM gc c WHERE c.run_id = a.run_id AND c.device_id IS a.device_id), 0)
-           AS compute_t
-  FROM ga a GROUP BY a.run_id, a.device_id
-),
+-- HTA's merge_kernel_intervals, for all events and for COMPUTATION ones: interval_merge_ns and
+-- interval_merge_end (ties on ts in file order: src, id)
 res AS (
-  SELECT p.run_id, p.device_id, (p.kernel_t - p.busy_t) AS idle_ns, p.compute_t AS compute_ns,
-         (p.busy_t - p.compute_t) AS non_compute_ns, p.kernel_t AS kernel_ns
-  FROM per p
+  SELECT run_id, device_id, interval_merge_end(ts, e, src, id) - min(ts) AS kernel_ns,
+         interval_merge_ns(ts, e, src, id) AS busy_ns,
+         interval_merge_ns(CASE WHEN type = 'COMPUTATION' THEN ts END, e, src, id) AS compute_ns
+  FROM kept GROUP BY run_id, device_id
 ),
 pct AS (  -- HTA: round(100 * (part / kernel), 2) with numpy's round half to even: rint(y) / 100
-  SELECT run_id, device_id, idle_ns, compute_ns, non_compute_ns, kernel_ns,
-         100.0 * (100.0 * (1.0 * idle_ns / kernel_ns)) AS yi, 100.0 * (100.0 * (1.0 * compute_ns / kernel_ns)) AS yc,
-         100.0 * (100.0 * (1.0 * non_compute_ns / kernel_ns)) AS yn
+  SELECT run_id, device_id, kernel_ns - busy_ns AS idle_ns, compute_ns, busy_ns - compute_ns AS non_compute_ns,
+         kernel_ns, 100.0 * (100.0 * (1.0 * (kernel_ns - busy_ns) / kernel_ns)) AS yi,
+         100.0 * (100.0 * (1.0 * compute_ns / kernel_ns)) AS yc,
+         100.0 * (100.0 * (1.0 * (busy_ns - compute_ns) / kernel_ns)) AS yn
   FROM res
 ),
 fl AS (
