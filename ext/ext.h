@@ -24,6 +24,7 @@ int pq_ext_names_init(sqlite3 *db);
 int pq_ext_tensor_core_init(sqlite3 *db);
 int pq_ext_intervals_init(sqlite3 *db);
 int pq_ext_nvtx_proj_init(sqlite3 *db);
+int pq_ext_hta_time_init(sqlite3 *db);
 
 /* The entry point (declared in profq.h too, for programs that link the extension in). */
 int sqlite3_profq_init(sqlite3 *db, char **errmsg, const sqlite3_api_routines *api);

@@ -35,5 +35,7 @@ int sqlite3_profq_init(sqlite3 *db, char **errmsg, const sqlite3_api_routines *a
 		rc = pq_ext_intervals_init(db);
 	if (rc == SQLITE_OK)
 		rc = pq_ext_nvtx_proj_init(db);
+	if (rc == SQLITE_OK)
+		rc = pq_ext_hta_time_init(db);
 	return rc;
 }

@@ -36,79 +36,74 @@
 -- Checked against HTA's own output on generated traces (tests/reports/hta_traces.py,
 -- tests/reports/hta_match.t; the features are listed in temporal-breakdown's header).
 WITH
-sel AS (
+sel AS MATERIALIZED (
   SELECT id AS run_id, coalesce(rank, 0) AS rank, coalesce(time_offset_ns, 0) AS off,
          source = 'chrome-json' AND coalesce(:mode, 'hta') = 'hta' AS us  -- HTA's µs: Kineto files only
   FROM runs WHERE :run IS NULL OR id = :run
 ),
 opt AS (SELECT coalesce(:mode, 'hta') = 'hta' AS hta, coalesce(:include_last_step, 0) AS keep_last,
                coalesce(:consecutive_kernel_delay_us, 30) AS delay_us),
-gpu AS (
-  SELECT run_id, id, stream_id, process_id, correlation_id, start_ns, end_ns, 0 AS src FROM kernels
-   WHERE run_id IN (SELECT run_id FROM sel)
-  UNION ALL SELECT run_id, id, stream_id, process_id, correlation_id, start_ns, end_ns, 1 FROM memcpys
-   WHERE run_id IN (SELECT run_id FROM sel)
-  UNION ALL SELECT run_id, id, stream_id, process_id, correlation_id, start_ns, end_ns, 2 FROM memsets
-   WHERE run_id IN (SELECT run_id FROM sel)
-),
--- HTA's clock: td = the trace's ts as a double (µs since the run's offset), xe = td + dur.
-gpu_m AS MATERIALIZED (  -- ts/e: whole µs (hta, ceil and floor) or ns (exact)
-  SELECT run_id, id, src, stream_id, process_id, correlation_id, start_ns,
-         CASE WHEN us THEN 1000 * (CAST(td AS INTEGER) + (td > CAST(td AS INTEGER))) ELSE start_ns END AS ts,
-         CASE WHEN us THEN 1000 * (CAST(xe AS INTEGER) - (xe < CAST(xe AS INTEGER))) ELSE end_ns END AS e
-  FROM (SELECT g.*, s.us, (g.start_ns - s.off) / 1000 + ((g.start_ns - s.off) % 1000) / 1000.0 AS td,
-               (g.start_ns - s.off) / 1000 + ((g.start_ns - s.off) % 1000) / 1000.0
-                 + (g.end_ns - g.start_ns) / 1000.0 AS xe
-        FROM gpu g JOIN sel s USING (run_id)), opt o
-),
-host AS MATERIALIZED (  -- host calls by correlation id: hta any API call, exact the runtime's
-  SELECT a.run_id, a.process_id, a.correlation_id,
-         min(CASE WHEN a.us THEN 1000 * (CAST(a.td AS INTEGER) + (a.td > CAST(a.td AS INTEGER))) ELSE a.start_ns END) AS ts
-  FROM (SELECT c.*, s.us, (c.start_ns - s.off) / 1000 + ((c.start_ns - s.off) % 1000) / 1000.0 AS td
-        FROM api_calls c JOIN sel s USING (run_id) WHERE c.correlation_id IS NOT NULL) a, opt o
-  WHERE o.hta OR a.api_kind = 0
-  GROUP BY a.run_id, a.process_id, a.correlation_id
-),
-steps AS (  -- ProfilerStep#N events: any kind (hta) or CPU ones only (exact)
+steps AS (  -- ProfilerStep#N events: any kind (hta) or CPU ones only (exact); names first (ranges_name)
   SELECT r.run_id, n.value AS name,
-         CASE WHEN us THEN 1000 * (CAST(td AS INTEGER) + (td > CAST(td AS INTEGER))) ELSE r.start_ns END AS ts,
-         CASE WHEN us THEN 1000 * (CAST(xe AS INTEGER) - (xe < CAST(xe AS INTEGER))) ELSE r.end_ns END AS e
-  FROM (SELECT r.*, s.us, (r.start_ns - s.off) / 1000 + ((r.start_ns - s.off) % 1000) / 1000.0 AS td,
-               (r.start_ns - s.off) / 1000 + ((r.start_ns - s.off) % 1000) / 1000.0
-                 + (coalesce(r.end_ns, r.start_ns) - r.start_ns) / 1000.0 AS xe
-        FROM ranges r JOIN sel s USING (run_id)) r
-  JOIN strings n ON n.id = r.name_id, opt o
+         CASE WHEN s.us THEN hta_start_ns(r.start_ns, s.off) ELSE r.start_ns END AS ts,
+         CASE WHEN s.us THEN hta_end_ns(r.start_ns, coalesce(r.end_ns, r.start_ns), s.off) ELSE r.end_ns END AS e
+  FROM strings n CROSS JOIN ranges r ON r.name_id = n.id JOIN sel s ON s.run_id = r.run_id, opt o
   WHERE n.value GLOB 'ProfilerStep#[0-9]*' AND (o.hta OR r.kind IN (2, 3))
 ),
 cut AS MATERIALIZED (  -- per run: the bound on launch times, NULL when everything is kept
-  SELECT s.run_id,
+  SELECT s.run_id, s.us, s.off, o.hta, o.keep_last,
          (SELECT CASE WHEN (o.hta AND count(DISTINCT st.name) >= 2) OR (NOT o.hta AND count(*) >= 2)
                       THEN CASE WHEN o.keep_last = 0 THEN max(st.ts) WHEN o.hta THEN max(st.e) END END
             FROM steps st WHERE st.run_id = s.run_id) AS bound
   FROM sel s, opt o
 ),
-seq AS (
-  SELECT g.run_id, g.stream_id, g.ts, h.ts AS rt_ts,
-         lag(g.e) OVER (PARTITION BY g.run_id, g.stream_id ORDER BY g.ts, g.start_ns, g.src, g.id) AS prev_e
-  FROM gpu_m g JOIN cut c USING (run_id), opt o
-  LEFT JOIN host h ON h.run_id = g.run_id AND h.process_id IS g.process_id AND h.correlation_id = g.correlation_id
-  WHERE g.stream_id IS NOT NULL
-    AND (c.bound IS NULL OR (o.keep_last = 0 AND h.ts < c.bound) OR (o.keep_last = 1 AND h.ts <= c.bound))
+-- GPU events on a stream with their run's clock and cut; CROSS JOIN keeps the event tables in
+-- the inner loop, and the union stays a co-routine (no join above it)
+gpu AS (
+  SELECT k.run_id, k.id, k.stream_id, k.process_id, k.correlation_id, k.start_ns, k.end_ns, 0 AS src,
+         c.us, c.off, c.bound, c.hta, c.keep_last
+  FROM cut c CROSS JOIN kernels k ON k.run_id = c.run_id WHERE k.stream_id IS NOT NULL
+  UNION ALL
+  SELECT m.run_id, m.id, m.stream_id, m.process_id, m.correlation_id, m.start_ns, m.end_ns, 1,
+         c.us, c.off, c.bound, c.hta, c.keep_last
+  FROM cut c CROSS JOIN memcpys m ON m.run_id = c.run_id WHERE m.stream_id IS NOT NULL
+  UNION ALL
+  SELECT m.run_id, m.id, m.stream_id, m.process_id, m.correlation_id, m.start_ns, m.end_ns, 2,
+         c.us, c.off, c.bound, c.hta, c.keep_last
+  FROM cut c CROSS JOIN memsets m ON m.run_id = c.run_id WHERE m.stream_id IS NOT NULL
 ),
-gaps AS (
-  SELECT run_id, stream_id, ts - prev_e AS gap,
-         CASE WHEN rt_ts > prev_e THEN 'host'
-              WHEN ts - prev_e < 1000 * o.delay_us THEN 'kernel'
-              ELSE 'other' END AS cat
-  FROM seq, opt o WHERE prev_e IS NOT NULL AND (o.hta OR ts > prev_e)
+-- the launching host call's start (hta: any API call with the correlation id, exact: the
+-- runtime's; the first one), rounded like everything else: the rounding keeps order, so the
+-- rounded first start is the first rounded start
+gpu_h AS (
+  SELECT g.*, (SELECT min(h.start_ns) FROM api_calls h WHERE h.process_id IS g.process_id
+                 AND h.correlation_id = g.correlation_id AND +h.run_id = g.run_id
+                 AND (g.hta OR h.api_kind = 0)) AS rt_ns
+  FROM gpu g LIMIT -1  -- a co-routine: the subquery runs once a row, not once per use of rt_ns
+),
+-- HTA's clock (hta_start_ns, hta_end_ns: ts rounded up, ts + dur rounded down) or ns (exact)
+gpu_m AS (
+  SELECT run_id, id, src, stream_id, start_ns, bound, keep_last,
+         CASE WHEN us THEN hta_start_ns(start_ns, off) ELSE start_ns END AS ts,
+         CASE WHEN us THEN hta_end_ns(start_ns, end_ns, off) ELSE end_ns END AS e,
+         CASE WHEN us THEN hta_start_ns(rt_ns, off) ELSE rt_ns END AS rt_ts
+  FROM gpu_h
+),
+seq AS (
+  SELECT run_id, stream_id, ts, rt_ts,
+         lag(e) OVER (PARTITION BY run_id, stream_id ORDER BY ts, start_ns, src, id) AS prev_e
+  FROM gpu_m
+  WHERE bound IS NULL OR (keep_last = 0 AND rt_ts < bound) OR (keep_last = 1 AND rt_ts <= bound)
 ),
 agg AS (
   SELECT s.run_id, s.stream_id,
-         coalesce(sum(CASE WHEN g.cat = 'host' THEN g.gap END), 0) AS host_wait_ns,
-         coalesce(sum(CASE WHEN g.cat = 'kernel' THEN g.gap END), 0) AS kernel_wait_ns,
-         coalesce(sum(CASE WHEN g.cat = 'other' THEN g.gap END), 0) AS other_ns
-  FROM (SELECT DISTINCT run_id, stream_id FROM seq) s
-  LEFT JOIN gaps g ON g.run_id = s.run_id AND g.stream_id = s.stream_id
+         coalesce(sum(CASE WHEN s.rt_ts > s.prev_e THEN s.ts - s.prev_e END), 0) AS host_wait_ns,
+         coalesce(sum(CASE WHEN s.rt_ts > s.prev_e THEN NULL
+                           WHEN s.ts - s.prev_e < 1000 * o.delay_us THEN s.ts - s.prev_e END), 0) AS kernel_wait_ns,
+         coalesce(sum(CASE WHEN s.rt_ts > s.prev_e OR s.ts - s.prev_e < 1000 * o.delay_us THEN NULL
+                           ELSE s.ts - s.prev_e END), 0) AS other_ns
+  FROM seq s, opt o
+  WHERE s.prev_e IS NULL OR o.hta OR s.ts > s.prev_e
   GROUP BY s.run_id, s.stream_id
 )
 SELECT a.run_id, sel.rank, d.ordinal AS device, st.stream, a.host_wait_ns, a.kernel_wait_ns, a.other_ns,

@@ -88,15 +88,10 @@ ktype AS MATERIALIZED (  -- kernel class per name: GLOBs once per name, not once
 ),
 steps AS (  -- ProfilerStep#N events: any kind (hta) or CPU ones only (exact); names first (ranges_name)
   SELECT r.run_id, n.value AS name,
-         CASE WHEN us THEN 1000 * (CAST(td AS INTEGER) + (td > CAST(td AS INTEGER))) ELSE r.start_ns END AS ts,
-         CASE WHEN us THEN 1000 * (CAST(xe AS INTEGER) - (xe < CAST(xe AS INTEGER))) ELSE r.end_ns END AS e
-  FROM (SELECT r.*, s.us, (r.start_ns - s.off) / 1000 + ((r.start_ns - s.off) % 1000) / 1000.0 AS td,
-               (r.start_ns - s.off) / 1000 + ((r.start_ns - s.off) % 1000) / 1000.0
-                 + (coalesce(r.end_ns, r.start_ns) - r.start_ns) / 1000.0 AS xe
-        FROM strings n0 CROSS JOIN ranges r ON r.name_id = n0.id JOIN sel s ON s.run_id = r.run_id
-        WHERE n0.value GLOB 'ProfilerStep#[0-9]*') r
-  JOIN strings n ON n.id = r.name_id, opt o
-  WHERE o.hta OR r.kind IN (2, 3)
+         CASE WHEN s.us THEN hta_start_ns(r.start_ns, s.off) ELSE r.start_ns END AS ts,
+         CASE WHEN s.us THEN hta_end_ns(r.start_ns, coalesce(r.end_ns, r.start_ns), s.off) ELSE r.end_ns END AS e
+  FROM strings n CROSS JOIN ranges r ON r.name_id = n.id JOIN sel s ON s.run_id = r.run_id, opt o
+  WHERE n.value GLOB 'ProfilerStep#[0-9]*' AND (o.hta OR r.kind IN (2, 3))
 ),
 cut AS MATERIALIZED (  -- per run: the bound on launch times, NULL when everything is kept
   SELECT s.run_id, s.us, s.off, o.hta, o.keep_last,
@@ -125,15 +120,12 @@ gpu AS (
   FROM cut c CROSS JOIN synchronizations m ON m.run_id = c.run_id
   WHERE m.stream_id IS NOT NULL AND m.correlation_id IS NOT NULL AND c.hta
 ),
--- HTA's clock: td = the trace's ts as a double (µs since the run's offset), xe = td + dur.
-gpu_m AS (  -- ts/e: whole µs (hta, ceil and floor) or ns (exact)
+-- HTA's clock (hta_start_ns, hta_end_ns: ts rounded up, ts + dur rounded down) or ns (exact)
+gpu_m AS (
   SELECT run_id, src, id, device_id, process_id, correlation_id, type, us, off, bound, hta, keep_last,
-         CASE WHEN us THEN 1000 * (CAST(td AS INTEGER) + (td > CAST(td AS INTEGER))) ELSE start_ns END AS ts,
-         CASE WHEN us THEN 1000 * (CAST(xe AS INTEGER) - (xe < CAST(xe AS INTEGER))) ELSE end_ns END AS e
-  FROM (SELECT g.*, (g.start_ns - g.off) / 1000 + ((g.start_ns - g.off) % 1000) / 1000.0 AS td,
-               (g.start_ns - g.off) / 1000 + ((g.start_ns - g.off) % 1000) / 1000.0
-                 + (g.end_ns - g.start_ns) / 1000.0 AS xe
-        FROM gpu g)
+         CASE WHEN us THEN hta_start_ns(start_ns, off) ELSE start_ns END AS ts,
+         CASE WHEN us THEN hta_end_ns(start_ns, end_ns, off) ELSE end_ns END AS e
+  FROM gpu
 ),
 -- kept: launched (by any API call with the correlation id) before the cut, in the same unit;
 -- LIMIT -1 keeps it a co-routine, so ts and e are computed once a row, not once a use below
@@ -142,9 +134,7 @@ kept AS (
   WHERE g.bound IS NULL
      OR (g.hta AND EXISTS (SELECT 1 FROM api_calls h WHERE h.process_id IS g.process_id
            AND h.correlation_id = g.correlation_id AND h.run_id = g.run_id
-           AND CASE WHEN g.us THEN 1000 * (CAST((h.start_ns - g.off) / 1000 + ((h.start_ns - g.off) % 1000) / 1000.0 AS INTEGER)
-                      + ((h.start_ns - g.off) / 1000 + ((h.start_ns - g.off) % 1000) / 1000.0
-                         > CAST((h.start_ns - g.off) / 1000 + ((h.start_ns - g.off) % 1000) / 1000.0 AS INTEGER)))
+           AND CASE WHEN g.us THEN hta_start_ns(h.start_ns, g.off)
                     ELSE h.start_ns END < g.bound + g.keep_last))
      OR (NOT g.hta AND (SELECT min(h.start_ns) FROM api_calls h WHERE h.process_id IS g.process_id
            AND h.correlation_id = g.correlation_id AND +h.run_id = g.run_id) < g.bound)
