@@ -19,7 +19,8 @@ DEP_CFLAGS = $(shell $(PKG_CONFIG) --cflags sqlite3 libcjson zlib libcrypto)
 DEP_LIBS   = $(shell $(PKG_CONFIG) --libs sqlite3 libcjson zlib) -lstdc++ -lm -pthread
 # Only the CLI hashes files (SHA-256 of imported files): the collector and the extension do not.
 CRYPTO_LIBS = $(shell $(PKG_CONFIG) --libs libcrypto)
-CURL_LIBS = $(shell $(PKG_CONFIG) --libs libcurl)
+# libcurl is loaded at run time by the commands that talk to ClickHouse (lib/clickhouse_curl.c).
+CURL_LIBS = -ldl
 # The extension reads JSON arguments with cJSON and demangles with the C++ runtime.
 EXT_LIBS   = $(shell $(PKG_CONFIG) --libs libcjson) -lstdc++ -lm
 ALL_CFLAGS = $(WARN) $(DEFS) -fPIC -MMD -MP -Ilib -Iext -Icli $(DEP_CFLAGS) $(CFLAGS)

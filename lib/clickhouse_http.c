@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <curl/curl.h>
+#include "clickhouse_curl.h"
 
 typedef struct buf {
 	char *data;
@@ -49,21 +49,18 @@ static char *dup(const char *s)
 
 int pq_ch_open(pq_ch *ch, const char *url, const char *database, pq_error *err)
 {
-	static int global_done;
+	const pq_curl_api *cu;
 	size_t n;
 
 	memset(ch, 0, sizeof *ch);
-	if (!global_done) {
-		if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
-			return pq_fail(err, "libcurl initialisation failed");
-		global_done = 1;
-	}
 	if (strncmp(url, "http://", 7) != 0 && strncmp(url, "https://", 8) != 0)
 		return pq_fail(err, "ClickHouse URL must start with http:// or https://: %s", url);
+	if ((cu = pq_curl(err)) == NULL)
+		return -1;
 	ch->url = dup(url);
 	ch->database = dup(database);
 	ch->settings = dup("");
-	ch->curl = curl_easy_init();
+	ch->curl = cu->easy_init();
 	if (ch->url == NULL || ch->database == NULL || ch->settings == NULL || ch->curl == NULL) {
 		pq_ch_close(ch);
 		return pq_fail(err, "out of memory");
@@ -78,7 +75,7 @@ int pq_ch_open(pq_ch *ch, const char *url, const char *database, pq_error *err)
 void pq_ch_close(pq_ch *ch)
 {
 	if (ch->curl != NULL)
-		curl_easy_cleanup(ch->curl);
+		pq_curl(NULL)->easy_cleanup(ch->curl); /* loaded: pq_ch_open made the handle */
 	free(ch->url);
 	free(ch->database);
 	free(ch->settings);
@@ -112,6 +109,7 @@ static void server_message(const char *body, char *out, size_t size)
 static int request(pq_ch *ch, const char *query, const char *body, size_t len, int with_db,
 		   char **out, pq_error *err)
 {
+	const pq_curl_api *cu = pq_curl(NULL); /* loaded: pq_ch_open succeeded */
 	CURL *c = ch->curl;
 	buf resp = { 0 };
 	char *url, *q = NULL, *dbq = NULL, msg[600];
@@ -123,56 +121,56 @@ static int request(pq_ch *ch, const char *query, const char *body, size_t len, i
 	if (out != NULL)
 		*out = NULL;
 	if (body != NULL) {
-		q = curl_easy_escape(c, query, 0);
+		q = cu->easy_escape(c, query, 0);
 		if (q == NULL)
 			return pq_fail(err, "out of memory");
 	}
 	if (with_db) {
-		dbq = curl_easy_escape(c, ch->database, 0);
+		dbq = cu->easy_escape(c, ch->database, 0);
 		if (dbq == NULL) {
-			curl_free(q);
+			cu->free(q);
 			return pq_fail(err, "out of memory");
 		}
 	}
 	size = strlen(ch->url) + strlen(ch->settings) + (q ? strlen(q) : 0) + (dbq ? strlen(dbq) : 0) + 64;
 	url = malloc(size);
 	if (url == NULL) {
-		curl_free(q);
-		curl_free(dbq);
+		cu->free(q);
+		cu->free(dbq);
 		return pq_fail(err, "out of memory");
 	}
 	/* Parameters joined by '&': database, query, settings; each may be absent. */
 	snprintf(url, size, "%s/?%s%s%s%s%s%s%s", ch->url, dbq ? "database=" : "", dbq ? dbq : "",
 		 q && dbq ? "&" : "", q ? "query=" : "", q ? q : "",
 		 ch->settings[0] && (q || dbq) ? "&" : "", ch->settings);
-	curl_free(q);
-	curl_free(dbq);
+	cu->free(q);
+	cu->free(dbq);
 
-	curl_easy_reset(c);
-	curl_easy_setopt(c, CURLOPT_URL, url);
-	curl_easy_setopt(c, CURLOPT_POST, 1L);
+	cu->easy_reset(c);
+	cu->easy_setopt(c, CURLOPT_URL, url);
+	cu->easy_setopt(c, CURLOPT_POST, 1L);
 	if (body != NULL) {
-		curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
-		curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+		cu->easy_setopt(c, CURLOPT_POSTFIELDS, body);
+		cu->easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
 	} else {
-		curl_easy_setopt(c, CURLOPT_POSTFIELDS, query);
-		curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)strlen(query));
+		cu->easy_setopt(c, CURLOPT_POSTFIELDS, query);
+		cu->easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)strlen(query));
 	}
-	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
-	curl_easy_setopt(c, CURLOPT_WRITEDATA, &resp);
-	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
-	curl_easy_setopt(c, CURLOPT_TIMEOUT, ch->timeout_s);
-	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-	rc = curl_easy_perform(c);
+	cu->easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
+	cu->easy_setopt(c, CURLOPT_WRITEDATA, &resp);
+	cu->easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
+	cu->easy_setopt(c, CURLOPT_TIMEOUT, ch->timeout_s);
+	cu->easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	rc = cu->easy_perform(c);
 	if (rc != CURLE_OK) {
-		pq_fail(err, "ClickHouse at %s: %s", ch->url, curl_easy_strerror(rc));
+		pq_fail(err, "ClickHouse at %s: %s", ch->url, cu->easy_strerror(rc));
 		goto done;
 	}
 	if (resp.oom) {
 		pq_fail(err, "out of memory reading the ClickHouse response");
 		goto done;
 	}
-	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+	cu->easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
 	if (status != 200) {
 		server_message(resp.data, msg, sizeof msg);
 		pq_fail(err, "ClickHouse at %s answered HTTP %ld: %s", ch->url, status, msg);

@@ -1,6 +1,7 @@
 /* clickhouse_http.h - talking to a ClickHouse server over its HTTP interface (libcurl).
  *
- * Only the profq CLI links this (and libcurl); the collector and libprofq.a do not. */
+ * Only the profq CLI links this; it loads libcurl when a connection is first opened
+ * (clickhouse_curl.c), the collector and libprofq.a never do. */
 #ifndef PQ_CLICKHOUSE_HTTP_H
 #define PQ_CLICKHOUSE_HTTP_H
 
