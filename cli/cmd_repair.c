@@ -39,7 +39,7 @@ int pq_cmd_repair(int argc, char **argv)
 	/* One write transaction: no run can begin while the open ones are judged. */
 	if (pq_db_exec(db, "BEGIN IMMEDIATE", "cannot repair", &err) != 0 ||
 	    pq_db_upgrade(db, &err) != 0 || pq_db_repair_runs(db, &r, &err) != 0 ||
-	    pq_db_exec(db, "COMMIT", "cannot repair", &err) != 0) {
+	    pq_db_derive(db, &err) != 0 || pq_db_exec(db, "COMMIT", "cannot repair", &err) != 0) {
 		sqlite3_close(db);
 		return pq_cli_fail("%s: %s", argv[optind], err.msg);
 	}

@@ -1,4 +1,5 @@
-/* priority.c - priority_breakdown(start, end, category, priority [, window_start, window_end]).
+/* priority.c - priority_breakdown(start, end, category, priority [, window_start, window_end]),
+ * and priority_breakdown(start, end, category, priority, windows): one sweep for many windows.
  *
  * An aggregate returning JSON {"<category>": ns, ..., "other": ns, "total": ns}: every instant of
  * the window is charged to the category of the covering interval with the lowest priority (ties:
@@ -8,9 +9,13 @@
  * and range_utils.py, see /work/shared/notes/kineto_hta.md §1.3) done as one sweep line:
  * collect, sort the 2n boundaries once, and keep a count of open intervals per (priority,
  * category) rank in a segment tree whose "first non-zero rank" query gives the winner. O(n log n).
+ * The 5-argument form takes the windows as text ("start end start end ...", e.g. a run's steps)
+ * and returns a JSON array of the objects, one per window: one sort and one sweep for all of them,
+ * where a GROUP BY per window would join and sort every row once per window it overlaps.
  */
 #include "ext.h"
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -60,6 +65,11 @@ typedef struct {
 	int nonempty;     /* some row was aggregated (or a window was given) */
 	int haswin;
 	sqlite3_int64 ws, we;
+	/* 5-argument form: the windows, and their text to check that every row gives the same */
+	sqlite3_int64 *wins; /* start, end pairs */
+	size_t nwins;
+	char *wintext;
+	int wintextlen;
 } pstate;
 
 #define EV_T(x) ((x).t)
@@ -220,6 +230,67 @@ static void set_error(sqlite3_context *ctx, char *msg)
 	}
 }
 
+/* The 5-argument form's windows: "start end start end ..." (integers, blanks or commas between),
+ * read on the first row; every later row must give the same text. */
+static int set_windows(sqlite3_context *ctx, pstate *st, sqlite3_value *v)
+{
+	const char *text = (const char *)sqlite3_value_text(v), *p;
+	int n = sqlite3_value_bytes(v);
+	size_t nvals = 0, cap = 0;
+
+	if (sqlite3_value_type(v) == SQLITE_NULL) {
+		sqlite3_result_error(ctx, FN ": argument 5 (windows) must be text, not NULL", -1);
+		return SQLITE_ERROR;
+	}
+	if (text == NULL)
+		goto nomem;
+	if (st->wintext != NULL) {
+		if (n == st->wintextlen && memcmp(text, st->wintext, (size_t)n) == 0)
+			return SQLITE_OK;
+		sqlite3_result_error(ctx, FN ": windows must be the same on every row of a group", -1);
+		return SQLITE_ERROR;
+	}
+	if ((st->wintext = sqlite3_malloc64((sqlite3_uint64)n + 1)) == NULL)
+		goto nomem;
+	memcpy(st->wintext, text, (size_t)n + 1);
+	st->wintextlen = n;
+	st->nonempty = 1;
+	for (p = text;;) {
+		char *end;
+		long long x;
+
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == ',')
+			p++;
+		if (*p == '\0')
+			break;
+		errno = 0;
+		x = strtoll(p, &end, 10);
+		if (end == p || errno != 0)
+			goto bad;
+		p = end;
+		if (nvals == cap) {
+			size_t nc = cap ? cap * 2 : 32;
+			sqlite3_int64 *nw = sqlite3_realloc64(st->wins, nc * sizeof(sqlite3_int64));
+			if (nw == NULL)
+				goto nomem;
+			st->wins = nw;
+			cap = nc;
+		}
+		st->wins[nvals++] = x;
+	}
+	if (nvals % 2 != 0)
+		goto bad;
+	st->nwins = nvals / 2;
+	return SQLITE_OK;
+bad:
+	sqlite3_result_error(ctx, FN ": argument 5 (windows) must be integers \"start end start end ...\"",
+			     -1);
+	return SQLITE_ERROR;
+nomem:
+	sqlite3_result_error_nomem(ctx);
+	return SQLITE_NOMEM;
+}
+
 static void pb_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
 	pstate *st;
@@ -255,6 +326,8 @@ static void pb_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		sqlite3_result_error_nomem(ctx);
 		return;
 	}
+	if (argc == 5 && set_windows(ctx, st, argv[4]) != SQLITE_OK)
+		return;
 	if (rws == PQ_IV_OK && rwe == PQ_IV_OK) {
 		if (!st->haswin) {
 			st->haswin = 1;
@@ -367,6 +440,8 @@ static void free_state(pstate *st)
 	sqlite3_free(st->keys);
 	sqlite3_free(st->keyhash);
 	sqlite3_free(st->rows);
+	sqlite3_free(st->wins);
+	sqlite3_free(st->wintext);
 	memset(st, 0, sizeof *st);
 }
 
@@ -500,12 +575,192 @@ done:
 	sqlite3_free(ev);
 }
 
+/* Appends one window's object: the categories by (best priority, name), other, total. order[] holds
+ * the categories in that order; ns[c] is category c's charge, ns[ncats] the uncovered time. */
+static int append_object(sqlite3_str *out, const pstate *st, const psort *order,
+			 const sqlite3_int64 *ns, sqlite3_int64 total)
+{
+	uint32_t i;
+
+	sqlite3_str_appendchar(out, 1, '{');
+	for (i = 0; i < st->ncats; i++) {
+		const pcat *c = order[i].cat;
+		if (json_string(out, c->name, c->len) != 0)
+			return -1;
+		sqlite3_str_appendf(out, ":%lld,", (long long)ns[order[i].idx]);
+	}
+	sqlite3_str_appendf(out, "\"other\":%lld,\"total\":%lld}", (long long)ns[st->ncats],
+			    (long long)total);
+	return 0;
+}
+
+/* A window of the 5-argument form, for sorting the windows by start. */
+typedef struct {
+	sqlite3_int64 start;
+	size_t idx;
+} pwin;
+
+static int cmp_win(const void *pa, const void *pb)
+{
+	const pwin *a = pa, *b = pb;
+	return a->start < b->start ? -1 : a->start > b->start;
+}
+
+/* The 5-argument form: one sweep over every row; each segment between two boundaries is charged
+ * to its winner (or "other") in every window it overlaps. */
+static void pb_compute_multi(sqlite3_context *ctx, pstate *st)
+{
+	size_t W = st->nwins, nev = 0, j, next = 0, nact = 0, *act = NULL;
+	pwin *byst = NULL;
+	uint32_t ncats = st->ncats, size = 1, i, *rank_of = NULL, *rank_cat = NULL, *tree = NULL;
+	sqlite3_int64 lo = 0, hi = 0, prev, *ns = NULL;
+	psort *order = NULL;
+	pev *ev = NULL;
+	sqlite3_str *out;
+	int any = 0;
+
+	for (j = 0; j < W; j++) {
+		sqlite3_int64 ws = st->wins[2 * j], we = st->wins[2 * j + 1];
+		if (we <= ws)
+			continue;
+		if (pq_iv_len(ctx, FN, ws, we) < 0)
+			return;
+		if (!any || ws < lo)
+			lo = ws;
+		if (!any || we > hi)
+			hi = we;
+		any = 1;
+	}
+	order = sqlite3_malloc64((sqlite3_uint64)((st->nkeys > ncats ? st->nkeys : ncats) + 1) *
+				 sizeof(psort));
+	rank_of = sqlite3_malloc64((sqlite3_uint64)(st->nkeys + 1) * sizeof(uint32_t));
+	rank_cat = sqlite3_malloc64((sqlite3_uint64)(st->nkeys + 1) * sizeof(uint32_t));
+	while (size < st->nkeys)
+		size *= 2;
+	tree = sqlite3_malloc64((sqlite3_uint64)2 * size * sizeof(uint32_t));
+	ev = sqlite3_malloc64((sqlite3_uint64)(2 * st->nrows + 1) * sizeof(pev));
+	ns = sqlite3_malloc64((sqlite3_uint64)(W + 1) * (ncats + 1) * sizeof(sqlite3_int64));
+	byst = sqlite3_malloc64((sqlite3_uint64)(W + 1) * sizeof(pwin));
+	act = sqlite3_malloc64((sqlite3_uint64)(W + 1) * sizeof(size_t));
+	if (order == NULL || rank_of == NULL || rank_cat == NULL || tree == NULL || ev == NULL ||
+	    ns == NULL || byst == NULL || act == NULL)
+		goto nomem;
+	memset(ns, 0, (W + 1) * (ncats + 1) * sizeof(sqlite3_int64));
+	for (i = 0; i < st->nkeys; i++) {
+		order[i].prio = st->keys[i].prio;
+		order[i].cat = &st->cats[st->keys[i].cat];
+		order[i].idx = i;
+	}
+	qsort(order, st->nkeys, sizeof(psort), cmp_psort);
+	for (i = 0; i < st->nkeys; i++) {
+		rank_of[order[i].idx] = i;
+		rank_cat[i] = st->keys[order[i].idx].cat;
+	}
+	memset(tree, 0, (size_t)2 * size * sizeof(uint32_t));
+	for (j = 0; any && j < st->nrows; j++) { /* rows clipped to the windows' hull */
+		sqlite3_int64 s = st->rows[j].start > lo ? st->rows[j].start : lo;
+		sqlite3_int64 e = st->rows[j].end < hi ? st->rows[j].end : hi;
+		if (e <= s)
+			continue;
+		ev[nev++] = (pev){ s, rank_of[st->rows[j].key], 1 };
+		ev[nev++] = (pev){ e, rank_of[st->rows[j].key], -1 };
+	}
+	if (sort_events(ev, nev) != SQLITE_OK)
+		goto nomem;
+	for (j = 0; j < W; j++)
+		byst[j] = (pwin){ st->wins[2 * j], j };
+	qsort(byst, W, sizeof(pwin), cmp_win);
+
+	/* Charges [a, b) to column c (a category, or ncats: other) of every window it overlaps. */
+#define CHARGE(a, b, c)                                                                          \
+	do {                                                                                     \
+		size_t k_;                                                                       \
+		while (next < W && byst[next].start < (b)) {                                     \
+			if (st->wins[2 * byst[next].idx + 1] > byst[next].start)                  \
+				act[nact++] = byst[next].idx;                                    \
+			next++;                                                                  \
+		}                                                                                \
+		for (k_ = 0; k_ < nact;) {                                                       \
+			sqlite3_int64 ws_ = st->wins[2 * act[k_]], we_ = st->wins[2 * act[k_] + 1]; \
+			if (we_ <= (a)) {                                                        \
+				act[k_] = act[--nact];                                           \
+				continue;                                                        \
+			}                                                                        \
+			ns[act[k_] * (ncats + 1) + (c)] += ((b) < we_ ? (b) : we_) -             \
+							    ((a) > ws_ ? (a) : ws_);              \
+			k_++;                                                                    \
+		}                                                                                \
+	} while (0)
+
+	prev = lo;
+	for (j = 0; any && j < nev;) {
+		sqlite3_int64 t = ev[j].t;
+		if (t > prev) {
+			uint32_t c = ncats;
+			if (tree[1] != 0) {
+				uint32_t node = 1;
+				while (node < size)
+					node = tree[2 * node] ? 2 * node : 2 * node + 1;
+				c = rank_cat[node - size];
+			}
+			CHARGE(prev, t, c);
+			prev = t;
+		}
+		for (; j < nev && ev[j].t == t; j++) {
+			uint32_t node = size + ev[j].rank;
+			for (; node >= 1; node /= 2)
+				tree[node] += (uint32_t)ev[j].delta;
+		}
+	}
+	if (any && hi > prev)
+		CHARGE(prev, hi, ncats);
+#undef CHARGE
+
+	for (i = 0; i < ncats; i++) {
+		order[i].prio = st->cats[i].best;
+		order[i].cat = &st->cats[i];
+		order[i].idx = i;
+	}
+	qsort(order, ncats, sizeof(psort), cmp_psort);
+	out = sqlite3_str_new(NULL);
+	sqlite3_str_appendchar(out, 1, '[');
+	for (j = 0; j < W; j++) {
+		sqlite3_int64 ws = st->wins[2 * j], we = st->wins[2 * j + 1];
+		if (j > 0)
+			sqlite3_str_appendchar(out, 1, ',');
+		if (append_object(out, st, order, ns + j * (ncats + 1), we > ws ? we - ws : 0) != 0) {
+			sqlite3_free(sqlite3_str_finish(out));
+			goto nomem;
+		}
+	}
+	sqlite3_str_appendchar(out, 1, ']');
+	if (sqlite3_str_errcode(out) != SQLITE_OK) {
+		sqlite3_free(sqlite3_str_finish(out));
+		goto nomem;
+	}
+	sqlite3_result_text(ctx, sqlite3_str_finish(out), -1, sqlite3_free);
+	goto done;
+nomem:
+	sqlite3_result_error_nomem(ctx);
+done:
+	sqlite3_free(order);
+	sqlite3_free(rank_of);
+	sqlite3_free(rank_cat);
+	sqlite3_free(tree);
+	sqlite3_free(ev);
+	sqlite3_free(ns);
+	sqlite3_free(byst);
+	sqlite3_free(act);
+}
+
 static void pb_final(sqlite3_context *ctx)
 {
 	pstate *st = sqlite3_aggregate_context(ctx, 0);
 
 	if (st == NULL || !st->nonempty) {
 		sqlite3_result_null(ctx);
+	} else if (st->wintext != NULL) {
+		pb_compute_multi(ctx, st);
 	} else {
 		pb_compute(ctx, st);
 	}
@@ -517,6 +772,9 @@ int pq_ext_priority_init(sqlite3 *db)
 {
 	int rc = sqlite3_create_function_v2(db, FN, 4, PQ_FUNC_FLAGS, NULL, NULL, pb_step, pb_final,
 					    NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_create_function_v2(db, FN, 5, PQ_FUNC_FLAGS, NULL, NULL, pb_step,
+						pb_final, NULL);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_create_function_v2(db, FN, 6, PQ_FUNC_FLAGS, NULL, NULL, pb_step,
 						pb_final, NULL);

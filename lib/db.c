@@ -203,7 +203,9 @@ int pq_db_open(const char *path, enum pq_open_mode mode, sqlite3 **out, int *cre
 			*created = 1;
 	} else if (pq_db_check(db, path, err) != 0 ||
 		   (mode != PQ_OPEN_READ && pq_db_check_writable(db, path, err) != 0) ||
-		   pq_db_add_temp_views(db, err) != 0) {
+		   (mode == PQ_OPEN_READ && pq_db_add_temp_derived(db, err) != 0) ||
+		   pq_db_add_temp_views(db, err) != 0 ||
+		   (mode == PQ_OPEN_READ && pq_db_shadow_derived(db, err) != 0)) {
 		sqlite3_close(db);
 		return -1;
 	}

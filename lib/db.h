@@ -93,6 +93,18 @@ int pq_db_add_missing_tables(sqlite3 *db, pq_error *err);
  * is written to the file). pq_db_open does it for every file it opens. */
 int pq_db_add_temp_views(sqlite3 *db, pq_error *err);
 
+/* The derived tables (db_derive.c, docs/schema.md): pq_db_derive writes them for every finished
+ * run that lacks them (joins the caller's transaction; a no-op on a file without them);
+ * pq_db_forget_derived empties them (their definitions changed: the next pq_db_derive rewrites
+ * them); pq_db_is_derived_view says whether a view of schema/views.sql defines one;
+ * pq_db_add_temp_derived gives a connection to an older file empty TEMP stand-ins. */
+int pq_db_derive(sqlite3 *db, pq_error *err);
+int pq_db_forget_derived(sqlite3 *db, pq_error *err);
+int pq_db_is_derived_view(const char *name);
+int pq_db_add_temp_derived(sqlite3 *db, pq_error *err);
+/* When every run of db is derived, TEMP views that read the derived tables only (db_derive.c). */
+int pq_db_shadow_derived(sqlite3 *db, pq_error *err);
+
 /* The event tables' secondary indexes (schema/schema.sql's CREATE INDEX statements on event
  * tables), dropped before a bulk load and built again after it (db_indexes.c). Building joins the
  * caller's transaction when one is open; indexes that exist are left alone. Building reports

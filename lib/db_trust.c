@@ -124,7 +124,7 @@ int pq_db_refresh_views(sqlite3 *db, pq_error *err)
 {
 	sqlite3 *ref;
 	sqlite3_stmt *st = NULL;
-	int rc = 0;
+	int rc = 0, stale = 0;
 
 	if (reference(&ref, err) != 0)
 		return -1;
@@ -143,6 +143,7 @@ int pq_db_refresh_views(sqlite3 *db, pq_error *err)
 			continue;
 		}
 		sqlite3_free(have);
+		stale |= pq_db_is_derived_view(name);
 		drop = sqlite3_mprintf("DROP VIEW IF EXISTS \"%w\"", name);
 		rc = drop == NULL ? pq_fail(err, "out of memory")
 		     : pq_db_exec(db, drop, "cannot refresh a view", err) != 0 ||
@@ -151,5 +152,8 @@ int pq_db_refresh_views(sqlite3 *db, pq_error *err)
 	}
 	sqlite3_finalize(st);
 	sqlite3_close(ref);
+	/* A derived table's rows came from the old definition: pq_db_derive writes them anew. */
+	if (rc == 0 && stale)
+		rc = pq_db_forget_derived(db, err);
 	return rc;
 }

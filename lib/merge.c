@@ -159,7 +159,8 @@ int pq_merge_commit(pq_merge *m, pq_error *err)
 {
 	int rc = 0;
 
-	if (pq_db_build_event_indexes(m->db, NULL, err) != 0 || merge_exec(m->db, "PRAGMA optimize", err) != 0)
+	if (pq_db_build_event_indexes(m->db, NULL, err) != 0 || pq_db_derive(m->db, err) != 0 ||
+	    merge_exec(m->db, "PRAGMA optimize", err) != 0)
 		rc = -1;
 	if (rc == 0 && sqlite3_close(m->db) != SQLITE_OK)
 		rc = pq_fail(err, "%s: cannot close", m->tmp);

@@ -411,6 +411,40 @@ CREATE TABLE cuda_names (
   name_id     INTEGER NOT NULL REFERENCES strings(id)
 );
 
+-- Derived tables (docs/schema.md, Derived tables): what the PyTorch reports' shared definitions
+-- (the v_tb_* views) compute from a run's events, written when the run is finished
+-- (lib/db_derive.c), so a report reads a few rows instead of recomputing them from every event.
+-- The views read these rows for the runs in derived_runs and compute any other run (one still
+-- being written, or written by a profq without these tables) from its events.
+CREATE TABLE derived_runs (
+  run_id      INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE
+);
+
+CREATE TABLE tb_steps (
+  run_id      INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  step_index  INTEGER NOT NULL,
+  step        INTEGER,
+  start_ns    INTEGER,
+  end_ns      INTEGER,
+  PRIMARY KEY (run_id, step_index)
+);
+
+CREATE TABLE tb_step_times (
+  run_id            INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  step_index        INTEGER NOT NULL,
+  step              INTEGER,
+  kernel_ns         INTEGER,
+  memcpy_ns         INTEGER,
+  memset_ns         INTEGER,
+  communication_ns  INTEGER,
+  runtime_ns        INTEGER,
+  dataloader_ns     INTEGER,
+  cpu_exec_ns       INTEGER,
+  other_ns          INTEGER,
+  total_ns          INTEGER,
+  PRIMARY KEY (run_id, step_index)
+);
+
 -- Indexes: time-range scans per run, per-thread/per-device sweeps, correlation and external-id
 -- joins (kernel -> launching call -> enclosing op), and the run_id lookups that deleting a run
 -- needs.

@@ -160,47 +160,49 @@ LEFT JOIN streams s ON s.id = y.stream_id;
 --    step's first device start; start = max(prev_end, host start), end = max(host end, last device
 --    end, start); prev_end = end. Steps after the last one that launched device work are dropped,
 --    and that one too if it launched < 0.8x the device events of the step before it.
--- step_index counts a run's steps from 0 in time order.
+-- step_index counts a run's steps from 0 in time order. A finished run's rows are stored in
+-- tb_steps (derived_runs lists it); the definition below computes the other runs ("todo").
 CREATE VIEW v_tb_steps AS
 WITH
-pstep AS (
+todo AS MATERIALIZED (SELECT id AS run_id FROM runs WHERE id NOT IN (SELECT run_id FROM derived_runs)),
+pstep AS (  -- names first: the strings index finds the ProfilerStep#N names, ranges_name their ranges
   SELECT r.run_id, CAST(substr(n.value, 14) AS INTEGER) AS step, r.start_ns AS hs, r.end_ns AS he
-  FROM ranges r JOIN strings n ON n.id = r.name_id
-  WHERE r.kind IN (2, 3) AND r.end_ns IS NOT NULL AND n.value GLOB 'ProfilerStep#*'
+  FROM strings n CROSS JOIN ranges r ON r.name_id = n.id
+  WHERE n.value GLOB 'ProfilerStep#*' AND r.kind IN (2, 3) AND r.end_ns IS NOT NULL
+    AND r.run_id IN (SELECT run_id FROM todo)
 ),
 host_steps AS (
   SELECT run_id, step, hs, he FROM pstep
   UNION ALL
   SELECT r.run_id, 0, min(r.start_ns), max(r.end_ns)   -- no ProfilerStep: cpu_op and python ranges
-  FROM ranges r LEFT JOIN strings c ON c.id = r.category_id
-  WHERE r.end_ns IS NOT NULL AND (r.kind = 2 OR (r.kind = 5 AND lower(c.value) = 'python'))
-    AND r.run_id NOT IN (SELECT run_id FROM pstep)
+  FROM todo t CROSS JOIN ranges r ON r.run_id = t.run_id LEFT JOIN strings c ON c.id = r.category_id
+  WHERE t.run_id NOT IN (SELECT run_id FROM pstep)
+    AND r.end_ns IS NOT NULL AND (r.kind = 2 OR (r.kind = 5 AND lower(c.value) = 'python'))
   GROUP BY r.run_id
 ),
 hsteps AS MATERIALIZED (
   SELECT run_id, row_number() OVER (PARTITION BY run_id ORDER BY hs, he) - 1 AS idx, step, hs, he
   FROM host_steps
 ),
-rt_step AS MATERIALIZED (  -- runtime calls lying inside a host step
-  SELECT s.run_id, s.idx, a.process_id, a.correlation_id
-  FROM hsteps s JOIN api_calls a
-    ON a.run_id = s.run_id AND a.start_ns >= s.hs AND a.start_ns <= s.he AND a.end_ns <= s.he
-  WHERE a.api_kind = 0
-),
-dev_step AS MATERIALIZED (  -- device events launched from inside a step
-  SELECT r.run_id, r.idx, 'k' AS t, d.id, d.start_ns, d.end_ns
-  FROM rt_step r JOIN kernels d ON d.process_id = r.process_id AND d.correlation_id = r.correlation_id
-  UNION ALL
-  SELECT r.run_id, r.idx, 'c', d.id, d.start_ns, d.end_ns
-  FROM rt_step r JOIN memcpys d ON d.process_id = r.process_id AND d.correlation_id = r.correlation_id
-  UNION ALL
-  SELECT r.run_id, r.idx, 's', d.id, d.start_ns, d.end_ns
-  FROM rt_step r JOIN memsets d ON d.process_id = r.process_id AND d.correlation_id = r.correlation_id
+-- every device event of the runs with steps, once per launching runtime call (api_kind 0, same
+-- process and correlation id) and host step that call lies in; idx NULL when in none
+dev AS MATERIALIZED (
+  SELECT d.run_id, d.t, d.id, d.start_ns, d.end_ns, s.idx
+  FROM (SELECT 'k' AS t, id, run_id, process_id, correlation_id, start_ns, end_ns FROM kernels
+         WHERE run_id IN (SELECT run_id FROM hsteps)
+        UNION ALL SELECT 'c', id, run_id, process_id, correlation_id, start_ns, end_ns FROM memcpys
+         WHERE run_id IN (SELECT run_id FROM hsteps)
+        UNION ALL SELECT 's', id, run_id, process_id, correlation_id, start_ns, end_ns FROM memsets
+         WHERE run_id IN (SELECT run_id FROM hsteps)) d
+  LEFT JOIN api_calls a ON a.process_id = d.process_id AND a.correlation_id = d.correlation_id
+                       AND a.api_kind = 0
+  LEFT JOIN hsteps s ON s.run_id = a.run_id AND a.start_ns >= s.hs AND a.start_ns <= s.he
+                    AND a.end_ns <= s.he
 ),
 dstep AS MATERIALIZED (
   SELECT s.run_id, s.idx, s.step, s.hs, s.he, min(d.start_ns) AS ds, max(d.end_ns) AS de,
          count(d.id) AS n
-  FROM hsteps s LEFT JOIN dev_step d ON d.run_id = s.run_id AND d.idx = s.idx
+  FROM hsteps s LEFT JOIN dev d ON d.run_id = s.run_id AND d.idx = s.idx
   GROUP BY s.run_id, s.idx
 ),
 rs AS MATERIALIZED (  -- per run: step count, whether any step launched device work, the last one that did
@@ -209,12 +211,9 @@ rs AS MATERIALIZED (  -- per run: step count, whether any step launched device w
 ),
 first_ AS (SELECT run_id, hs, ds FROM dstep WHERE idx = 0),
 unowned AS (  -- end of the last device event launched by no step, ending before the first step's device work
-  SELECT f.run_id, max(d.end_ns) AS e FROM first_ f JOIN (
-    SELECT 'k' AS t, id, run_id, start_ns, end_ns FROM kernels
-    UNION ALL SELECT 'c', id, run_id, start_ns, end_ns FROM memcpys
-    UNION ALL SELECT 's', id, run_id, start_ns, end_ns FROM memsets) d
-    ON d.run_id = f.run_id AND d.start_ns < f.ds AND d.end_ns < f.ds
-  WHERE NOT EXISTS (SELECT 1 FROM dev_step x WHERE x.t = d.t AND x.id = d.id)
+  SELECT f.run_id, max(d.end_ns) AS e FROM first_ f JOIN dev d
+    ON d.run_id = f.run_id AND d.start_ns < f.ds AND d.end_ns < f.ds AND d.idx IS NULL
+  WHERE NOT EXISTS (SELECT 1 FROM dev x WHERE x.t = d.t AND x.id = d.id AND x.idx IS NOT NULL)
   GROUP BY f.run_id
 ),
 init AS (  -- prev_end before the first step
@@ -241,8 +240,95 @@ keep AS (  -- how many steps a run keeps
   FROM rs r LEFT JOIN dstep c ON c.run_id = r.run_id AND c.idx = r.l
   LEFT JOIN dstep p ON p.run_id = r.run_id AND p.idx = r.l - 1
 )
+SELECT run_id, step_index, step, start_ns, end_ns FROM tb_steps
+WHERE run_id IN (SELECT run_id FROM derived_runs)
+UNION ALL
 SELECT e.run_id, e.idx AS step_index, e.step,
        CASE WHEN r.used THEN e.start_ns ELSE e.hs END AS start_ns,
        CASE WHEN r.used THEN e.end_ns ELSE e.he END AS end_ns
 FROM ext2 e JOIN rs r USING (run_id) JOIN keep k USING (run_id)
 WHERE e.idx < k.k;
+
+-- tb_plugin's step time breakdown per step (overall_parser.py; the step-breakdown report reads
+-- it): the v_tb_steps steps, each instant charged to the role of the lowest priority covering it:
+-- Kernel 0 (kernels whose external id is not a communication op's), Memcpy 1, Memset 2,
+-- Communication 3 (kernels of communication ops plus the host ranges named nccl:/gloo:
+-- broadcast, reduce, all_reduce, all_gather, reduce_scatter), Runtime 4, DataLoader 5
+-- (cpu_op/user_annotation named enumerate(DataLoader)#*.__next__ or enumerate(DataPipe)#*),
+-- CPU Exec 6 (every other cpu_op, user_annotation and python range, ProfilerStep excluded),
+-- other = the rest of the step, total = the step. One priority_breakdown sweep a run, with the
+-- steps as its windows. Finished runs' rows are stored in tb_step_times.
+CREATE VIEW v_tb_step_times AS
+WITH
+todo AS MATERIALIZED (SELECT id AS run_id FROM runs WHERE id NOT IN (SELECT run_id FROM derived_runs)),
+steps AS MATERIALIZED (
+  SELECT run_id, step_index, step, start_ns, end_ns FROM v_tb_steps
+  WHERE run_id IN (SELECT run_id FROM todo)
+),
+wins AS MATERIALIZED (  -- per run, its steps as priority_breakdown's windows, in step order
+  SELECT run_id, w FROM (
+    SELECT run_id, step_index, group_concat(start_ns || ' ' || end_ns, ' ') OVER (PARTITION BY run_id
+             ORDER BY step_index ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w
+    FROM steps)
+  WHERE step_index = 0
+),
+hnames AS MATERIALIZED (  -- the host range names with a role of their own (GLOBs once a name)
+  SELECT n.id,
+         CASE WHEN n.value IN ('nccl:broadcast', 'nccl:reduce', 'nccl:all_reduce', 'nccl:all_gather',
+                'nccl:reduce_scatter', 'gloo:broadcast', 'gloo:reduce', 'gloo:all_reduce',
+                'gloo:all_gather', 'gloo:reduce_scatter') THEN 'comm'
+              WHEN (n.value GLOB 'enumerate(DataLoader)#*' AND n.value GLOB '*.__next__')
+                   OR n.value GLOB 'enumerate(DataPipe)#*' THEN 'dl'
+              WHEN n.value GLOB 'ProfilerStep#*' THEN 'step' END AS what
+  FROM strings n
+  WHERE n.value IN ('nccl:broadcast', 'nccl:reduce', 'nccl:all_reduce', 'nccl:all_gather',
+                'nccl:reduce_scatter', 'gloo:broadcast', 'gloo:reduce', 'gloo:all_reduce',
+                'gloo:all_gather', 'gloo:reduce_scatter')
+     OR n.value GLOB 'enumerate(Data*' OR n.value GLOB 'ProfilerStep#*'
+),
+comm_ext AS MATERIALIZED (  -- external ids of the communication ops: their kernels are Communication
+  SELECT DISTINCT r.run_id, r.external_id FROM hnames h CROSS JOIN ranges r ON r.name_id = h.id
+  LEFT JOIN strings c ON c.id = r.category_id
+  WHERE h.what = 'comm' AND r.run_id IN (SELECT run_id FROM wins) AND r.end_ns IS NOT NULL
+    AND (r.kind IN (2, 3) OR (r.kind = 5 AND lower(c.value) = 'python'))
+),
+-- per run, one sweep over its events; they are written inside the correlated subquery so each
+-- table is read through its run index (the NULL row: a run without events still gets its steps)
+bd AS (
+  SELECT w.run_id, (
+    SELECT priority_breakdown(ev.start_ns, ev.end_ns, ev.role, ev.prio, w.w) FROM (
+      SELECT k.start_ns, k.end_ns,
+             CASE WHEN x.external_id IS NOT NULL THEN 'Communication' ELSE 'Kernel' END AS role,
+             CASE WHEN x.external_id IS NOT NULL THEN 3 ELSE 0 END AS prio
+      FROM kernels k LEFT JOIN comm_ext x ON x.run_id = k.run_id AND x.external_id = k.external_id
+      WHERE k.run_id = w.run_id
+      UNION ALL SELECT start_ns, end_ns, 'Memcpy', 1 FROM memcpys WHERE run_id = w.run_id
+      UNION ALL SELECT start_ns, end_ns, 'Memset', 2 FROM memsets WHERE run_id = w.run_id
+      UNION ALL SELECT start_ns, end_ns, 'Runtime', 4 FROM api_calls WHERE run_id = w.run_id AND api_kind = 0
+      UNION ALL  -- tb_plugin's host-side events: Operator, UserAnnotation, Python
+      SELECT r.start_ns, r.end_ns,
+             CASE WHEN r.kind <> 5 AND h.what = 'dl' THEN 'DataLoader' WHEN h.what = 'comm' THEN 'Communication'
+                  ELSE 'CPU Exec' END,
+             CASE WHEN r.kind <> 5 AND h.what = 'dl' THEN 5 WHEN h.what = 'comm' THEN 3 ELSE 6 END
+      FROM ranges r LEFT JOIN hnames h ON h.id = r.name_id LEFT JOIN strings c ON c.id = r.category_id
+      WHERE r.run_id = w.run_id AND r.end_ns IS NOT NULL
+        AND (r.kind IN (2, 3) OR (r.kind = 5 AND lower(c.value) = 'python'))
+        AND NOT (r.kind <> 5 AND h.what IS 'step')
+      UNION ALL SELECT NULL, NULL, NULL, NULL) ev) AS j
+  FROM wins w
+)
+SELECT run_id, step_index, step, kernel_ns, memcpy_ns, memset_ns, communication_ns, runtime_ns,
+       dataloader_ns, cpu_exec_ns, other_ns, total_ns
+FROM tb_step_times WHERE run_id IN (SELECT run_id FROM derived_runs)
+UNION ALL
+SELECT s.run_id, s.step_index, s.step,  -- json_each, not json_extract: views may only call innocuous functions
+       coalesce(sum(CASE c.key WHEN 'Kernel' THEN c.value END), 0),
+       coalesce(sum(CASE c.key WHEN 'Memcpy' THEN c.value END), 0),
+       coalesce(sum(CASE c.key WHEN 'Memset' THEN c.value END), 0),
+       coalesce(sum(CASE c.key WHEN 'Communication' THEN c.value END), 0),
+       coalesce(sum(CASE c.key WHEN 'Runtime' THEN c.value END), 0),
+       coalesce(sum(CASE c.key WHEN 'DataLoader' THEN c.value END), 0),
+       coalesce(sum(CASE c.key WHEN 'CPU Exec' THEN c.value END), 0),
+       sum(CASE c.key WHEN 'other' THEN c.value END), sum(CASE c.key WHEN 'total' THEN c.value END)
+FROM bd b, json_each(b.j) p, json_each(p.value) c JOIN steps s ON s.run_id = b.run_id AND s.step_index = p.key
+GROUP BY s.run_id, s.step_index;

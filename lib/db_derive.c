@@ -1,0 +1,136 @@
+/* db_derive.c - the derived tables (docs/schema.md, Derived tables): writing them for finished
+ * runs, forgetting them when their definitions change, and empty stand-ins for older files.
+ *
+ * Each derived table T holds the rows of the view v_T (schema/views.sql, the one definition) for
+ * the runs listed in derived_runs; the view reads T for those runs and computes every other run.
+ * So writing T is `INSERT INTO T SELECT * FROM v_T` for the runs about to be listed, before they
+ * are listed; tables in dependency order (a later view reads an earlier one).
+ */
+#include "db.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "schema_sql.h"
+
+static const char *const derived[] = { "tb_steps", "tb_step_times" };
+#define NDERIVED (sizeof(derived) / sizeof(derived[0]))
+
+/* The runs not yet derived whose rows are final (complete, aborted, failed). Runs still being
+ * written are left to the views, which compute them from their events whenever they are read. */
+#define PENDING "SELECT id FROM runs WHERE status <> 'open' AND id NOT IN (SELECT run_id FROM derived_runs)"
+
+/* Whether db has the profq SQL functions the definitions call: the CLI's connections do (it
+ * links the extension), the collector's own do not (the views compute its runs when read). */
+static int has_functions(sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	int ok = sqlite3_prepare_v2(db, "SELECT priority_breakdown(0, 1, 'a', 0, '0 1')", -1, &st,
+				    NULL) == SQLITE_OK;
+
+	sqlite3_finalize(st);
+	return ok;
+}
+
+int pq_db_derive(sqlite3 *db, pq_error *err)
+{
+	char sql[512];
+
+	/* A file this build has not upgraded (read-only use), or no functions: nothing to write. */
+	if (!pq_db_has_table(db, "derived_runs", -1) || !has_functions(db))
+		return 0;
+	for (size_t i = 0; i < NDERIVED; i++) {
+		snprintf(sql, sizeof(sql), "INSERT INTO \"%s\" SELECT * FROM \"v_%s\" WHERE run_id IN (%s)",
+			 derived[i], derived[i], PENDING);
+		if (pq_db_exec(db, sql, "cannot write the derived tables", err) != 0)
+			return -1;
+	}
+	return pq_db_exec(db, "INSERT INTO derived_runs (run_id) " PENDING,
+			  "cannot write the derived tables", err);
+}
+
+int pq_db_forget_derived(sqlite3 *db, pq_error *err)
+{
+	char sql[128];
+
+	if (!pq_db_has_table(db, "derived_runs", -1))
+		return 0;
+	for (size_t i = 0; i < NDERIVED; i++) {
+		snprintf(sql, sizeof(sql), "DELETE FROM \"%s\"", derived[i]);
+		if (pq_db_exec(db, sql, "cannot clear the derived tables", err) != 0)
+			return -1;
+	}
+	return pq_db_exec(db, "DELETE FROM derived_runs", "cannot clear the derived tables", err);
+}
+
+int pq_db_is_derived_view(const char *name)
+{
+	if (strncmp(name, "v_", 2) != 0)
+		return 0;
+	for (size_t i = 0; i < NDERIVED; i++)
+		if (strcmp(name + 2, derived[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* A file written before the derived tables, read: TEMP tables of the same definitions stand in,
+ * empty, so the views (TEMP too, pq_db_add_temp_views) compute every run and nothing is written.
+ * Never on a connection that writes: it creates the real tables, which these would hide. */
+int pq_db_add_temp_derived(sqlite3 *db, pq_error *err)
+{
+	const char *names[NDERIVED + 1];
+
+	names[0] = "derived_runs";
+	for (size_t i = 0; i < NDERIVED; i++)
+		names[i + 1] = derived[i];
+	for (size_t i = 0; i <= NDERIVED; i++) {
+		char key[80];
+		const char *def, *end;
+		char *sql;
+		int rc;
+
+		if (pq_db_has_table(db, names[i], -1))
+			continue;
+		snprintf(key, sizeof(key), "\nCREATE TABLE %s (", names[i]);
+		if ((def = strstr(pq_schema_sql, key)) == NULL || (end = strstr(def, ");")) == NULL)
+			return pq_fail(err, "no definition of %s in the schema", names[i]);
+		def += strlen("\nCREATE TABLE ");
+		sql = sqlite3_mprintf("CREATE TEMP TABLE IF NOT EXISTS %.*s", (int)(end + 2 - def), def);
+		if (sql == NULL)
+			return pq_fail(err, "out of memory");
+		rc = pq_db_exec(db, sql, "cannot add a table", err);
+		sqlite3_free(sql);
+		if (rc != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* A file whose every run is derived: TEMP views of the derived views' names that read the tables
+ * only. They shadow the file's views on this connection (TEMP names resolve first) and give the
+ * same rows, without preparing the definitions for no run: that alone takes the CLI ~5-10 ms a
+ * report, more than reading the rows. Any run not derived keeps the full views. */
+int pq_db_shadow_derived(sqlite3 *db, pq_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	int todo = 1;
+
+	if (!pq_db_has_table(db, "derived_runs", -1))
+		return 0;
+	if (sqlite3_prepare_v2(db, "SELECT EXISTS (SELECT 1 FROM main.runs WHERE id NOT IN "
+			       "(SELECT run_id FROM main.derived_runs))", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		todo = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	for (size_t i = 0; !todo && i < NDERIVED; i++) {
+		char sql[160];
+
+		if (!pq_db_has_table(db, derived[i], -1))
+			return 0;
+		snprintf(sql, sizeof(sql), "CREATE TEMP VIEW IF NOT EXISTS \"v_%s\" AS SELECT * FROM main.\"%s\"",
+			 derived[i], derived[i]);
+		if (pq_db_exec(db, sql, "cannot add a view", err) != 0)
+			return -1;
+	}
+	return 0;
+}
