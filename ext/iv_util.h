@@ -41,6 +41,7 @@ sqlite3_int64 pq_iv_len(sqlite3_context *ctx, const char *func, sqlite3_int64 a,
 int pq_ext_priority_init(sqlite3 *db);
 int pq_ext_interval_join_init(sqlite3 *db);
 int pq_ext_interval_merge_init(sqlite3 *db);
+int pq_ext_interval_weighted_init(sqlite3 *db);
 
 /* Reads two INTEGER arguments without the general path; returns 0 when either is not an INTEGER
  * (then the caller uses pq_iv_arg_ns, which also produces the errors). */

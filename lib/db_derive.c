@@ -13,7 +13,7 @@
 
 #include "schema_sql.h"
 
-static const char *const derived[] = { "tb_steps", "tb_step_times" };
+static const char *const derived[] = { "tb_steps", "tb_step_times", "tb_gpu_metrics" };
 #define NDERIVED (sizeof(derived) / sizeof(derived[0]))
 
 /* The runs not yet derived whose rows are final (complete, aborted, failed). Runs still being

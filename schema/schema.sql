@@ -445,6 +445,15 @@ CREATE TABLE tb_step_times (
   PRIMARY KEY (run_id, step_index)
 );
 
+CREATE TABLE tb_gpu_metrics (
+  run_id                  INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  device_id               INTEGER REFERENCES devices(id),
+  gpu_utilization_pct     REAL,
+  sm_efficiency_pct       REAL,
+  achieved_occupancy_pct  REAL,
+  tensor_core_pct         REAL
+);
+
 -- Indexes: time-range scans per run, per-thread/per-device sweeps, correlation and external-id
 -- joins (kernel -> launching call -> enclosing op), and the run_id lookups that deleting a run
 -- needs.

@@ -332,3 +332,68 @@ SELECT s.run_id, s.step_index, s.step,  -- json_each, not json_extract: views ma
        sum(CASE c.key WHEN 'other' THEN c.value END), sum(CASE c.key WHEN 'total' THEN c.value END)
 FROM bd b, json_each(b.j) p, json_each(p.value) c JOIN steps s ON s.run_id = b.run_id AND s.step_index = p.key
 GROUP BY s.run_id, s.step_index;
+
+-- tb_plugin's GPU metrics per run and device (gpu_metrics_parser.py, tensor_cores_parser.py; the
+-- gpu-summary report reads it), over the run's steps span (first v_tb_steps start to last end):
+--  * gpu_utilization_pct: the union of the device's kernels (not memcpy/memset) clipped to the
+--    span, over the span.
+--  * sm_efficiency_pct: Kineto's "blocks per SM" of the kernels running at each instant, summed
+--    and capped at 1 (interval_weighted_ns), integrated over the span, over the span; NULL
+--    without any.
+--  * achieved_occupancy_pct: Kineto's "est. achieved occupancy %" (>= 0 only) weighted by each
+--    kernel's time inside the span, over that time; NULL without values.
+--  * tensor_core_pct: time of kernels whose name matches tb_plugin's Tensor Core allowlist
+--    (tensor_core_pattern(): exactly tb_plugin's 18 patterns) over the time of all kernels
+--    attributed to an operator (runtime call with external id 0 or the external id of a host
+--    range); NULL when the run has no attributed kernel.
+-- One row per run with steps and device that ran kernels in it. Finished runs' rows are stored in
+-- tb_gpu_metrics.
+CREATE VIEW v_tb_gpu_metrics AS
+WITH
+todo AS MATERIALIZED (SELECT id AS run_id FROM runs WHERE id NOT IN (SELECT run_id FROM derived_runs)),
+sp AS MATERIALIZED (  -- each run's steps span
+  SELECT run_id, min(start_ns) AS s0, max(end_ns) AS s1 FROM v_tb_steps
+  WHERE run_id IN (SELECT run_id FROM todo) GROUP BY run_id
+),
+kern AS MATERIALIZED (  -- kernels with their run's span (device ids are per run)
+  SELECT k.run_id, k.device_id, k.process_id, k.correlation_id, k.start_ns, k.end_ns, k.name_id,
+         k.blocks_per_sm, k.est_occupancy_pct, sp.s0, sp.s1
+  FROM sp CROSS JOIN kernels k ON k.run_id = sp.run_id
+),
+tc_names AS MATERIALIZED (  -- the kernel names tb_plugin counts as using Tensor Cores
+  SELECT n.id FROM strings n
+  WHERE n.id IN (SELECT name_id FROM kern)
+    AND tensor_core_pattern(n.value) IN ('h884', 's884', 'h1688', 's1688', 'hmma', 'i8816', '16816',
+      'dgrad_1x1_stride_2x2', 'first_layer_wgrad_kernel', 'conv1x1', 'conv2d_c1_k1', 'direct_group',
+      'xmma_implicit_gemm', 'xmma_sparse_conv', 'xmma_warp_specialized_implicit_gemm', 'xmma_gemm',
+      'xmma_sparse_gemm', 'c1688')
+),
+per_device AS (
+  SELECT run_id, device_id, s0, s1,
+         interval_union_ns(max(start_ns, s0), min(end_ns, s1)) AS busy,
+         interval_weighted_ns(start_ns, end_ns, blocks_per_sm, 1.0, s0, s1) AS sm_w,
+         total(CASE WHEN est_occupancy_pct >= 0 THEN est_occupancy_pct * overlap_ns(start_ns, end_ns, s0, s1) END) AS occ_w,
+         sum(CASE WHEN est_occupancy_pct >= 0 THEN overlap_ns(start_ns, end_ns, s0, s1) END) AS occ_t
+  FROM kern GROUP BY device_id
+),
+tc AS (  -- kernels reachable from tb_plugin's operator trees
+  SELECT k.run_id, k.device_id,
+         sum(CASE WHEN k.name_id IN (SELECT id FROM tc_names) THEN k.end_ns - k.start_ns ELSE 0 END) AS tc_ns,
+         sum(k.end_ns - k.start_ns) AS all_ns
+  FROM kern k JOIN api_calls a ON a.process_id = k.process_id AND a.correlation_id = k.correlation_id
+                              AND a.api_kind = 0
+  WHERE a.external_id = 0
+     OR EXISTS (SELECT 1 FROM ranges h LEFT JOIN strings c ON c.id = h.category_id
+                WHERE h.external_id = a.external_id AND h.run_id = k.run_id AND h.end_ns IS NOT NULL
+                  AND (h.kind IN (2, 3) OR (h.kind = 5 AND lower(c.value) = 'python')))
+  GROUP BY k.device_id
+)
+SELECT run_id, device_id, gpu_utilization_pct, sm_efficiency_pct, achieved_occupancy_pct, tensor_core_pct
+FROM tb_gpu_metrics WHERE run_id IN (SELECT run_id FROM derived_runs)
+UNION ALL
+SELECT u.run_id, u.device_id, round(100.0 * u.busy / (u.s1 - u.s0), 2),
+       round(100.0 * u.sm_w / (u.s1 - u.s0), 2),
+       CASE WHEN u.occ_t > 0 THEN round(u.occ_w / u.occ_t, 2) END,
+       CASE WHEN u.run_id IN (SELECT run_id FROM tc)
+            THEN round(100.0 * coalesce(tc.tc_ns, 0) / nullif(tc.all_ns, 0), 2) END
+FROM per_device u LEFT JOIN tc ON tc.device_id = u.device_id;
