@@ -11,6 +11,11 @@
  * start or end, or with end < start, are ignored.
  *   'overlaps' (default): every (left, right) pair whose instants intersect.
  *   'contains': every pair where the right row contains the left one (left ⊆ right).
+ *   'nests': 'contains' as a strict order for nesting a set in itself (the same query on both
+ *            sides): no row paired with itself, and of two rows with the same interval only the
+ *            right one with the smaller id contains the other.
+ *   'parent': per left row, the one 'nests' pair whose right row has the latest start, then the
+ *            earliest end, then the largest id: the innermost enclosing row (a tree's parent).
  * Ranges on either side may overlap and nest (NVTX push/pop): there is no "non-overlapping" input
  * requirement, unlike Perfetto's SPAN_JOIN (notes/perfetto.md §1.1).
  *
@@ -33,6 +38,8 @@
 #include "iv_util.h"
 
 #define FN "interval_join"
+
+enum { MODE_CONTAINS = 1, MODE_NESTS, MODE_PARENT };
 
 enum { COL_LEFT_ID, COL_RIGHT_ID, COL_PART, COL_OSTART, COL_OEND, COL_ONS, COL_LEFT_SQL,
        COL_RIGHT_SQL, COL_MODE };
@@ -61,7 +68,7 @@ typedef struct {
 typedef struct {
 	sqlite3_vtab_cursor base;
 	sqlite3_int64 rowid;
-	int contains;
+	int contains; /* 0 overlaps, else one of the MODE_* below */
 	int ncols; /* columns of the left query: 4 with a part column, 3 without */
 	/* inputs, sorted by (part, start) */
 	jrow *side[2]; /* 0 = left, 1 = right */
@@ -505,6 +512,15 @@ static int sort_side(jcursor *c, int s, uint32_t nparts)
 
 /* ---- the sweep ---- */
 
+/* Whether open right row y nests left row x ('nests'): contains it, is not it, and of two rows
+ * with one interval the one with the smaller id is the outer. */
+static int nests(const jrow *x, const jrow *y)
+{
+	if (x->start < x->end && y->end < x->end)
+		return 0;
+	return y->id != x->id && (y->start < x->start || y->end > x->end || y->id < x->id);
+}
+
 /* Advances to the next output pair; sets c->eof at the end. Returns SQLITE_OK or SQLITE_NOMEM. */
 static int sweep_next(jcursor *c)
 {
@@ -512,11 +528,32 @@ static int sweep_next(jcursor *c)
 		if (c->have_x) {
 			int other = !c->x_side;
 			jheap *h = &c->heap[other];
+			if (c->contains == MODE_PARENT) {
+				const jrow *best = NULL;
+				for (; c->it < h->n; c->it++) {
+					const jrow *y = &h->a[c->it];
+					if (!nests(&c->x, y))
+						continue;
+					if (best == NULL || y->start > best->start ||
+					    (y->start == best->start &&
+					     (y->end < best->end || (y->end == best->end && y->id > best->id))))
+						best = y;
+				}
+				if (best != NULL) {
+					c->out_left = c->x.id;
+					c->out_right = best->id;
+					c->out_start = c->x.start;
+					c->out_end = c->x.end;
+					return SQLITE_OK;
+				}
+			}
 			while (c->it < h->n) {
 				const jrow *y = &h->a[c->it++];
 				if (c->contains) {
 					/* x is a left row, y an open right row starting at or before x. */
 					if (c->x.start < c->x.end && y->end < c->x.end)
+						continue;
+					if (c->contains == MODE_NESTS && !nests(&c->x, y))
 						continue;
 					c->out_left = c->x.id;
 					c->out_right = y->id;
@@ -694,15 +731,28 @@ static int j_filter(sqlite3_vtab_cursor *cur, int idxNum, const char *idxStr, in
 	if (idxNum & 4) {
 		const char *m = (const char *)sqlite3_value_text(argv[a]);
 		if (m != NULL && strcmp(m, "contains") == 0) {
-			c->contains = 1;
+			c->contains = MODE_CONTAINS;
+		} else if (m != NULL && strcmp(m, "nests") == 0) {
+			c->contains = MODE_NESTS;
+		} else if (m != NULL && strcmp(m, "parent") == 0) {
+			c->contains = MODE_PARENT;
 		} else if (m == NULL || strcmp(m, "overlaps") != 0) {
-			set_vtab_error(vt, sqlite3_mprintf(FN ": argument 3 (mode) must be 'overlaps' or "
-							   "'contains'"));
+			set_vtab_error(vt, sqlite3_mprintf(FN ": argument 3 (mode) must be 'overlaps', "
+							   "'contains', 'nests' or 'parent'"));
 			return SQLITE_ERROR;
 		}
 	}
 	for (s = 0; s < 2; s++) {
-		rc = load_side(c, s, sql[s]);
+		/* One query for both sides (a set nested in itself): run it once, copy its rows. */
+		if (s == 1 && strcmp(sql[0], sql[1]) == 0) {
+			c->side[1] = sqlite3_malloc64((sqlite3_uint64)(c->nside[0] + 1) * sizeof(jrow));
+			rc = c->side[1] == NULL ? SQLITE_NOMEM : SQLITE_OK;
+			if (rc == SQLITE_OK && c->nside[0] > 0)
+				memcpy(c->side[1], c->side[0], c->nside[0] * sizeof(jrow));
+			c->nside[1] = c->nside[0];
+		} else {
+			rc = load_side(c, s, sql[s]);
+		}
 		if (rc != SQLITE_OK) {
 			free_inputs(c);
 			return rc;

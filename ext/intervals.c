@@ -6,8 +6,8 @@
  * Intervals are half-open [start, end) in integer ns; end <= start is empty; touching intervals
  * merge. How arguments are read (INTEGER, REAL rounded, integer TEXT) is in iv_util.c.
  * priority_breakdown is in priority.c, interval_join in interval_join.c, interval_merge_ns in
- * interval_merge.c, interval_weighted_ns in interval_weighted.c; pq_ext_intervals_init registers
- * them all. User documentation: docs/sql-functions.md.
+ * interval_merge.c, interval_weighted_ns in interval_weighted.c, nest_parent and nest_sum in nest.c;
+ * pq_ext_intervals_init registers them all. User documentation: docs/sql-functions.md.
  */
 #include "ext.h"
 
@@ -341,5 +341,7 @@ int pq_ext_intervals_init(sqlite3 *db)
 		rc = pq_ext_interval_merge_init(db);
 	if (rc == SQLITE_OK)
 		rc = pq_ext_interval_weighted_init(db);
+	if (rc == SQLITE_OK)
+		rc = pq_ext_nest_init(db);
 	return rc;
 }

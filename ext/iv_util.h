@@ -42,6 +42,7 @@ int pq_ext_priority_init(sqlite3 *db);
 int pq_ext_interval_join_init(sqlite3 *db);
 int pq_ext_interval_merge_init(sqlite3 *db);
 int pq_ext_interval_weighted_init(sqlite3 *db);
+int pq_ext_nest_init(sqlite3 *db);
 
 /* Reads two INTEGER arguments without the general path; returns 0 when either is not an INTEGER
  * (then the caller uses pq_iv_arg_ns, which also produces the errors). */

@@ -2,9 +2,10 @@
  * runs, forgetting them when their definitions change, and empty stand-ins for older files.
  *
  * Each derived table T holds the rows of the view v_T (schema/views.sql, the one definition) for
- * the runs listed in derived_runs; the view reads T for those runs and computes every other run.
- * So writing T is `INSERT INTO T SELECT * FROM v_T` for the runs about to be listed, before they
- * are listed; tables in dependency order (a later view reads an earlier one).
+ * the runs derived_runs lists under T's name; the view reads T for those runs and computes every
+ * other run. So writing T is `INSERT INTO T SELECT * FROM v_T` for the runs about to be listed,
+ * then listing them; tables in dependency order, so a later view (v_tb_step_times reads
+ * v_tb_steps) reads the rows just written instead of computing them again.
  */
 #include "db.h"
 
@@ -13,12 +14,13 @@
 
 #include "schema_sql.h"
 
-static const char *const derived[] = { "tb_steps", "tb_step_times", "tb_gpu_metrics" };
+static const char *const derived[] = { "tb_steps", "tb_step_times", "tb_gpu_metrics", "tb_op_sums" };
 #define NDERIVED (sizeof(derived) / sizeof(derived[0]))
 
-/* The runs not yet derived whose rows are final (complete, aborted, failed). Runs still being
- * written are left to the views, which compute them from their events whenever they are read. */
-#define PENDING "SELECT id FROM runs WHERE status <> 'open' AND id NOT IN (SELECT run_id FROM derived_runs)"
+/* The runs whose rows are final (complete, aborted, failed) and not yet in table %s. Runs still
+ * being written are left to the views, which compute them from their events whenever read. */
+#define PENDING "SELECT id FROM runs WHERE status <> 'open' AND id NOT IN " \
+		"(SELECT run_id FROM derived_runs WHERE name = '%s')"
 
 /* Whether db has the profq SQL functions the definitions call: the CLI's connections do (it
  * links the extension), the collector's own do not (the views compute its runs when read). */
@@ -34,19 +36,19 @@ static int has_functions(sqlite3 *db)
 
 int pq_db_derive(sqlite3 *db, pq_error *err)
 {
-	char sql[512];
+	char sql[1024];
 
 	/* A file this build has not upgraded (read-only use), or no functions: nothing to write. */
 	if (!pq_db_has_table(db, "derived_runs", -1) || !has_functions(db))
 		return 0;
 	for (size_t i = 0; i < NDERIVED; i++) {
-		snprintf(sql, sizeof(sql), "INSERT INTO \"%s\" SELECT * FROM \"v_%s\" WHERE run_id IN (%s)",
-			 derived[i], derived[i], PENDING);
+		snprintf(sql, sizeof(sql), "INSERT INTO \"%s\" SELECT * FROM \"v_%s\" WHERE run_id IN ("
+			 PENDING "); INSERT INTO derived_runs (run_id, name) SELECT id, '%s' FROM (" PENDING
+			 ")", derived[i], derived[i], derived[i], derived[i], derived[i]);
 		if (pq_db_exec(db, sql, "cannot write the derived tables", err) != 0)
 			return -1;
 	}
-	return pq_db_exec(db, "INSERT INTO derived_runs (run_id) " PENDING,
-			  "cannot write the derived tables", err);
+	return 0;
 }
 
 int pq_db_forget_derived(sqlite3 *db, pq_error *err)
@@ -106,29 +108,29 @@ int pq_db_add_temp_derived(sqlite3 *db, pq_error *err)
 	return 0;
 }
 
-/* A file whose every run is derived: TEMP views of the derived views' names that read the tables
- * only. They shadow the file's views on this connection (TEMP names resolve first) and give the
- * same rows, without preparing the definitions for no run: that alone takes the CLI ~5-10 ms a
- * report, more than reading the rows. Any run not derived keeps the full views. */
+/* For each derived table that holds every run of the file: a TEMP view of its view's name that
+ * reads the table only. It shadows the file's view on this connection (TEMP names resolve first)
+ * and gives the same rows, without preparing the definition for no run: that alone takes the CLI
+ * ~5-10 ms a report, more than reading the rows. A table lacking some run keeps the full view. */
 int pq_db_shadow_derived(sqlite3 *db, pq_error *err)
 {
-	sqlite3_stmt *st = NULL;
-	int todo = 1;
-
 	if (!pq_db_has_table(db, "derived_runs", -1))
 		return 0;
-	if (sqlite3_prepare_v2(db, "SELECT EXISTS (SELECT 1 FROM main.runs WHERE id NOT IN "
-			       "(SELECT run_id FROM main.derived_runs))", -1, &st, NULL) == SQLITE_OK &&
-	    sqlite3_step(st) == SQLITE_ROW)
-		todo = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	for (size_t i = 0; !todo && i < NDERIVED; i++) {
-		char sql[160];
+	for (size_t i = 0; i < NDERIVED; i++) {
+		sqlite3_stmt *st = NULL;
+		char sql[200];
+		int todo = 1;
 
-		if (!pq_db_has_table(db, derived[i], -1))
-			return 0;
-		snprintf(sql, sizeof(sql), "CREATE TEMP VIEW IF NOT EXISTS \"v_%s\" AS SELECT * FROM main.\"%s\"",
-			 derived[i], derived[i]);
+		snprintf(sql, sizeof(sql), "SELECT EXISTS (SELECT 1 FROM main.runs WHERE id NOT IN "
+			 "(SELECT run_id FROM main.derived_runs WHERE name = '%s'))", derived[i]);
+		if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
+		    sqlite3_step(st) == SQLITE_ROW)
+			todo = sqlite3_column_int(st, 0);
+		sqlite3_finalize(st);
+		if (todo || !pq_db_has_table(db, derived[i], -1))
+			continue;
+		snprintf(sql, sizeof(sql), "CREATE TEMP VIEW IF NOT EXISTS \"v_%s\" AS SELECT * FROM "
+			 "main.\"%s\"", derived[i], derived[i]);
 		if (pq_db_exec(db, sql, "cannot add a view", err) != 0)
 			return -1;
 	}

@@ -414,10 +414,12 @@ CREATE TABLE cuda_names (
 -- Derived tables (docs/schema.md, Derived tables): what the PyTorch reports' shared definitions
 -- (the v_tb_* views) compute from a run's events, written when the run is finished
 -- (lib/db_derive.c), so a report reads a few rows instead of recomputing them from every event.
--- The views read these rows for the runs in derived_runs and compute any other run (one still
--- being written, or written by a profq without these tables) from its events.
+-- The views read these rows for the runs derived_runs lists for them and compute any other run
+-- (one still being written, or written by a profq without these tables) from its events.
 CREATE TABLE derived_runs (
-  run_id      INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE
+  run_id      INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  name        TEXT NOT NULL,
+  PRIMARY KEY (run_id, name)
 );
 
 CREATE TABLE tb_steps (
@@ -452,6 +454,21 @@ CREATE TABLE tb_gpu_metrics (
   sm_efficiency_pct       REAL,
   achieved_occupancy_pct  REAL,
   tensor_core_pct         REAL
+);
+
+CREATE TABLE tb_op_sums (
+  run_id                      INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  name_id                     INTEGER NOT NULL REFERENCES strings(id),
+  input_shape                 TEXT,
+  calls                       INTEGER,
+  device_self_ns              REAL,
+  device_total_ns             REAL,
+  host_self_ns                REAL,
+  host_total_ns               INTEGER,
+  tc_eligible                 INTEGER,
+  tc_self_ns                  REAL,
+  tc_total_ns                 REAL,
+  tc_eligible_ops_kernel_pct  REAL
 );
 
 -- Indexes: time-range scans per run, per-thread/per-device sweeps, correlation and external-id

@@ -164,7 +164,8 @@ LEFT JOIN streams s ON s.id = y.stream_id;
 -- tb_steps (derived_runs lists it); the definition below computes the other runs ("todo").
 CREATE VIEW v_tb_steps AS
 WITH
-todo AS MATERIALIZED (SELECT id AS run_id FROM runs WHERE id NOT IN (SELECT run_id FROM derived_runs)),
+todo AS MATERIALIZED (SELECT id AS run_id FROM runs
+  WHERE id NOT IN (SELECT run_id FROM derived_runs WHERE name = 'tb_steps')),
 pstep AS (  -- names first: the strings index finds the ProfilerStep#N names, ranges_name their ranges
   SELECT r.run_id, CAST(substr(n.value, 14) AS INTEGER) AS step, r.start_ns AS hs, r.end_ns AS he
   FROM strings n CROSS JOIN ranges r ON r.name_id = n.id
@@ -241,7 +242,7 @@ keep AS (  -- how many steps a run keeps
   LEFT JOIN dstep p ON p.run_id = r.run_id AND p.idx = r.l - 1
 )
 SELECT run_id, step_index, step, start_ns, end_ns FROM tb_steps
-WHERE run_id IN (SELECT run_id FROM derived_runs)
+WHERE run_id IN (SELECT run_id FROM derived_runs WHERE name = 'tb_steps')
 UNION ALL
 SELECT e.run_id, e.idx AS step_index, e.step,
        CASE WHEN r.used THEN e.start_ns ELSE e.hs END AS start_ns,
@@ -260,7 +261,8 @@ WHERE e.idx < k.k;
 -- steps as its windows. Finished runs' rows are stored in tb_step_times.
 CREATE VIEW v_tb_step_times AS
 WITH
-todo AS MATERIALIZED (SELECT id AS run_id FROM runs WHERE id NOT IN (SELECT run_id FROM derived_runs)),
+todo AS MATERIALIZED (SELECT id AS run_id FROM runs
+  WHERE id NOT IN (SELECT run_id FROM derived_runs WHERE name = 'tb_step_times')),
 steps AS MATERIALIZED (
   SELECT run_id, step_index, step, start_ns, end_ns FROM v_tb_steps
   WHERE run_id IN (SELECT run_id FROM todo)
@@ -319,7 +321,7 @@ bd AS (
 )
 SELECT run_id, step_index, step, kernel_ns, memcpy_ns, memset_ns, communication_ns, runtime_ns,
        dataloader_ns, cpu_exec_ns, other_ns, total_ns
-FROM tb_step_times WHERE run_id IN (SELECT run_id FROM derived_runs)
+FROM tb_step_times WHERE run_id IN (SELECT run_id FROM derived_runs WHERE name = 'tb_step_times')
 UNION ALL
 SELECT s.run_id, s.step_index, s.step,  -- json_each, not json_extract: views may only call innocuous functions
        coalesce(sum(CASE c.key WHEN 'Kernel' THEN c.value END), 0),
@@ -350,7 +352,8 @@ GROUP BY s.run_id, s.step_index;
 -- tb_gpu_metrics.
 CREATE VIEW v_tb_gpu_metrics AS
 WITH
-todo AS MATERIALIZED (SELECT id AS run_id FROM runs WHERE id NOT IN (SELECT run_id FROM derived_runs)),
+todo AS MATERIALIZED (SELECT id AS run_id FROM runs
+  WHERE id NOT IN (SELECT run_id FROM derived_runs WHERE name = 'tb_gpu_metrics')),
 sp AS MATERIALIZED (  -- each run's steps span
   SELECT run_id, min(start_ns) AS s0, max(end_ns) AS s1 FROM v_tb_steps
   WHERE run_id IN (SELECT run_id FROM todo) GROUP BY run_id
@@ -389,7 +392,7 @@ tc AS (  -- kernels reachable from tb_plugin's operator trees
   GROUP BY k.device_id
 )
 SELECT run_id, device_id, gpu_utilization_pct, sm_efficiency_pct, achieved_occupancy_pct, tensor_core_pct
-FROM tb_gpu_metrics WHERE run_id IN (SELECT run_id FROM derived_runs)
+FROM tb_gpu_metrics WHERE run_id IN (SELECT run_id FROM derived_runs WHERE name = 'tb_gpu_metrics')
 UNION ALL
 SELECT u.run_id, u.device_id, round(100.0 * u.busy / (u.s1 - u.s0), 2),
        round(100.0 * u.sm_w / (u.s1 - u.s0), 2),
@@ -397,3 +400,167 @@ SELECT u.run_id, u.device_id, round(100.0 * u.busy / (u.s1 - u.s0), 2),
        CASE WHEN u.run_id IN (SELECT run_id FROM tc)
             THEN round(100.0 * coalesce(tc.tc_ns, 0) / nullif(tc.all_ns, 0), 2) END
 FROM per_device u LEFT JOIN tc ON tc.device_id = u.device_id;
+
+-- tb_plugin's operator view per run, operator name and input shapes (node.py, op_tree.py,
+-- op_agg.py, tensor_cores_parser.py at 041e7ce9; notes/kineto_hta.md §1.5; the op-sum report sums
+-- it per name, or per name and shapes):
+--  * tree: per thread, the host ranges tb_plugin builds nodes for (cpu_op, cat "python",
+--    ProfilerStep#N, DataLoader and Optimizer.step* annotations, nccl:/gloo: annotations), each
+--    under the innermost one enclosing it (nest_parent; start, then longest first).
+--  * a runtime call belongs to the first node with its external id; its device events (kernels,
+--    memcpys, memsets with its correlation id) are the node's own device time.
+--  * remove_dup_nodes: an operator whose only child is an operator of the same name absorbs it
+--    (repeatedly): the kept node takes the chain bottom's children and runtime calls, the
+--    intermediate nodes' own runtime calls are dropped, as in tb_plugin and the autograd profiler.
+--  * host_total = duration; host_self = duration - direct children's durations - own runtime
+--    calls; device_self = own device time; device_total = own + the kept nodes it encloses
+--    (nest_sum); tc_* the same for kernels using Tensor Cores (tb_plugin's 18 name patterns).
+--  * listed: cpu_op nodes except ProfilerStep#N, DataLoader/DataPipe, Optimizer.*,
+--    DataParallel.forward, DistributedDataParallel.forward; input_shape is the "Input Dims" arg.
+--  * tc_eligible: the name is in tb_plugin's TC_OP_Allowlist, or an enclosed node's is, or the
+--    node's or an enclosed node's kernels used Tensor Cores.
+--  * tc_eligible_ops_kernel_pct (per run, on each of its rows): tb_plugin's
+--    tc_eligible_ops_kernel_ratio in percent: the kernel time of the "bottom" eligible nodes
+--    (eligible by themselves, none below them) over that of all listed operators; 0.0 without.
+-- Sums are REAL totals (integer-valued). Finished runs' rows are stored in tb_op_sums.
+CREATE VIEW v_tb_op_sums AS
+WITH
+todo AS MATERIALIZED (SELECT id AS run_id FROM runs
+  WHERE id NOT IN (SELECT run_id FROM derived_runs WHERE name = 'tb_op_sums')),
+tc_list(name) AS (VALUES ('aten::_convolution'), ('aten::conv1d'), ('aten::conv2d'), ('aten::conv3d'),
+  ('aten::conv_tbc'), ('aten::conv_transpose1d'), ('aten::conv_transpose2d'), ('aten::conv_transpose3d'),
+  ('aten::convolution'), ('aten::cudnn_convolution'), ('aten::cudnn_convolution_transpose'), ('aten::prelu'),
+  ('aten::addmm'), ('aten::addmv'), ('aten::addr'), ('aten::matmul'), ('aten::mm'), ('aten::mv'),
+  ('aten::linear'), ('aten::addbmm'), ('aten::baddbmm'), ('aten::bmm'), ('aten::chain_matmul'),
+  ('aten::linalg_multi_dot'), ('aten::_thnn_fused_lstm_cell'), ('aten::_thnn_fused_gru_cell'),
+  ('aten::lstm_cell'), ('aten::gru_cell'), ('aten::rnn_tanh_cell'), ('aten::rnn_relu_cell'),
+  ('CudnnConvolutionBackward'), ('BmmBackward0'), ('aten::cudnn_convolution_transpose_backward'),
+  ('CudnnConvolutionTransposeBackward'), ('MmBackward'), ('aten::cudnn_convolution_backward_weight'),
+  ('aten::addmm_'), ('AddmvBackward'), ('MvBackward'), ('aten::cudnn_convolution_transpose_backward_weight'),
+  ('aten::cudnn_convolution_transpose_backward_input'), ('AddmmBackward'),
+  ('aten::cudnn_convolution_backward_input'), ('AddbmmBackward'), ('aten::cudnn_convolution_backward')),
+names AS MATERIALIZED (  -- per range name: a node as an annotation, listed, ProfilerStep, TC-eligible
+  SELECT n.id,
+         n.value GLOB 'ProfilerStep#*' OR n.value GLOB 'Optimizer.step*'
+           OR (n.value GLOB 'enumerate(DataLoader)#*' AND n.value GLOB '*.__next__')
+           OR n.value GLOB 'enumerate(DataPipe)#*'
+           OR n.value IN ('nccl:broadcast', 'nccl:reduce', 'nccl:all_reduce', 'nccl:all_gather',
+             'nccl:reduce_scatter', 'gloo:broadcast', 'gloo:reduce', 'gloo:all_reduce',
+             'gloo:all_gather', 'gloo:reduce_scatter') AS annot,
+         NOT (n.value GLOB 'ProfilerStep#*' OR n.value GLOB 'Optimizer.*'
+              OR n.value GLOB 'enumerate(DataLoader)#*' OR n.value GLOB 'enumerate(DataPipe)#*'
+              OR n.value IN ('DataParallel.forward', 'DistributedDataParallel.forward')) AS listed,
+         n.value GLOB 'ProfilerStep#*' AS step,
+         n.value IN (SELECT name FROM tc_list) AS tcl
+  FROM strings n WHERE n.id IN (SELECT name_id FROM ranges)
+),
+nodes AS MATERIALIZED (  -- the tree's nodes
+  SELECT r.run_id, r.id, r.thread_id, r.start_ns, r.end_ns, r.kind, r.name_id, r.external_id,
+         nm.listed, nm.step, nm.tcl
+  FROM todo t CROSS JOIN ranges r ON r.run_id = t.run_id CROSS JOIN names nm ON nm.id = r.name_id
+  LEFT JOIN strings c ON c.id = r.category_id
+  WHERE r.end_ns IS NOT NULL
+    AND (r.kind = 2 OR (r.kind = 5 AND lower(c.value) = 'python') OR (r.kind = 3 AND nm.annot))
+),
+kids AS MATERIALIZED (  -- per node: its children (nest_parent: the innermost enclosing node), their time
+  SELECT parent AS id, count(*) AS n, total(dur) AS dur, min(id) AS only FROM (
+    SELECT id, end_ns - start_ns AS dur, nest_parent(start_ns, end_ns, id) OVER (PARTITION BY thread_id
+             ORDER BY start_ns, end_ns DESC, id ROWS UNBOUNDED PRECEDING) AS parent
+    FROM nodes)
+  WHERE parent IS NOT NULL GROUP BY parent
+),
+tcn AS MATERIALIZED (  -- kernel names using Tensor Cores (tb_plugin's 18 patterns)
+  SELECT n.id FROM strings n WHERE n.id IN (SELECT name_id FROM kernels)
+    AND tensor_core_pattern(n.value) IN ('h884', 's884', 'h1688', 's1688', 'hmma', 'i8816', '16816',
+      'dgrad_1x1_stride_2x2', 'first_layer_wgrad_kernel', 'conv1x1', 'conv2d_c1_k1', 'direct_group',
+      'xmma_implicit_gemm', 'xmma_sparse_conv', 'xmma_warp_specialized_implicit_gemm', 'xmma_gemm',
+      'xmma_sparse_gemm', 'c1688')
+),
+-- per (run, external id): the runtime calls' time and the device time they launched: a node's own
+-- when it is the first node with that external id (tb_plugin pops the runtimes once)
+rtx AS MATERIALIZED (
+  SELECT run_id, external_id, total(rt) AS rt_ns, total(dev) AS dev_ns, total(tc) AS tc_ns, total(k) AS k_ns
+  FROM (SELECT a.run_id, a.external_id, a.end_ns - a.start_ns AS rt, 0 AS dev, 0 AS tc, 0 AS k
+        FROM todo t CROSS JOIN api_calls a ON a.run_id = t.run_id
+        WHERE a.api_kind = 0 AND a.external_id IS NOT NULL
+        UNION ALL
+        SELECT a.run_id, a.external_id, 0, d.dur, d.tc, d.k
+        FROM (SELECT k.process_id, k.correlation_id, k.end_ns - k.start_ns AS dur,
+                     CASE WHEN k.name_id IN (SELECT id FROM tcn) THEN k.end_ns - k.start_ns ELSE 0 END AS tc,
+                     k.end_ns - k.start_ns AS k
+              FROM todo t CROSS JOIN kernels k ON k.run_id = t.run_id
+              UNION ALL SELECT m.process_id, m.correlation_id, m.end_ns - m.start_ns, 0, 0
+              FROM todo t CROSS JOIN memcpys m ON m.run_id = t.run_id
+              UNION ALL SELECT m.process_id, m.correlation_id, m.end_ns - m.start_ns, 0, 0
+              FROM todo t CROSS JOIN memsets m ON m.run_id = t.run_id) d
+        CROSS JOIN api_calls a ON a.process_id = d.process_id AND a.correlation_id = d.correlation_id
+        WHERE a.api_kind = 0 AND a.external_id IS NOT NULL)
+  GROUP BY run_id, external_id
+),
+-- remove_dup_nodes: an operator that is its same-name operator parent's only child is absorbed
+-- (repeatedly): the chain's top keeps the bottom's runtime calls and children
+absorbed AS MATERIALIZED (
+  SELECT x.id AS d, y.id AS a
+  FROM kids k CROSS JOIN nodes y ON y.id = k.id CROSS JOIN nodes x ON x.id = k.only
+  WHERE k.n = 1 AND x.kind = 2 AND y.kind = 2 AND x.name_id = y.name_id
+),
+chain(top, id) AS MATERIALIZED (
+  SELECT a, d FROM absorbed WHERE a NOT IN (SELECT d FROM absorbed)
+  UNION ALL SELECT c.top, ab.d FROM chain c JOIN absorbed ab ON ab.a = c.id
+),
+owners AS MATERIALIZED (  -- the first node with each external id owns its runtime calls
+  SELECT min(id) AS id, run_id, external_id FROM nodes WHERE external_id IS NOT NULL
+  GROUP BY run_id, external_id
+),
+own AS MATERIALIZED (
+  SELECT o.id AS node, x.rt_ns, x.dev_ns, x.tc_ns, x.k_ns
+  FROM owners o CROSS JOIN rtx x ON x.run_id = o.run_id AND x.external_id = o.external_id
+),
+srcs AS MATERIALIZED (SELECT top, id AS src FROM chain WHERE id NOT IN (SELECT a FROM absorbed)),
+-- every node: kept (not absorbed), its source of own time (a chain's top: the bottom), that time,
+-- and whether it is TC-eligible by itself
+eff AS MATERIALIZED (
+  SELECT x.id, x.run_id, x.thread_id, x.start_ns, x.end_ns, x.kind, x.name_id, x.listed, x.tcl,
+         x.id NOT IN (SELECT d FROM absorbed) AS kept, coalesce(s.src, x.id) AS src,
+         coalesce(o.rt_ns, 0.0) AS rt_ns, coalesce(o.dev_ns, 0.0) AS dev_ns, coalesce(o.tc_ns, 0.0) AS tc_ns,
+         coalesce(o.k_ns, 0.0) AS k_ns,
+         x.id NOT IN (SELECT d FROM absorbed) AND (x.tcl OR (x.kind = 2 AND NOT x.step AND coalesce(o.tc_ns, 0.0) > 0)) AS se
+  FROM nodes x LEFT JOIN srcs s ON s.top = x.id LEFT JOIN own o ON o.node = coalesce(s.src, x.id)
+),
+-- what each node encloses (nest_sum): kept nodes' device and TC time, TC-eligible names,
+-- self-eligible nodes
+sums AS MATERIALIZED (
+  SELECT e.id,
+         nest_sum(e.start_ns, e.end_ns, e.id, CASE WHEN e.kept THEN e.dev_ns ELSE 0 END) OVER w AS desc_dev,
+         nest_sum(e.start_ns, e.end_ns, e.id, CASE WHEN e.kept THEN e.tc_ns ELSE 0 END) OVER w AS desc_tc,
+         nest_sum(e.start_ns, e.end_ns, e.id, e.tcl) OVER w AS desc_tcl,
+         nest_sum(e.start_ns, e.end_ns, e.id, e.se) OVER w AS desc_se
+  FROM eff e
+  WINDOW w AS (PARTITION BY e.thread_id ORDER BY e.start_ns DESC, e.end_ns, e.id DESC ROWS UNBOUNDED PRECEDING)
+),
+stats AS (  -- the listed operators
+  SELECT e.run_id, e.name_id, e.end_ns - e.start_ns AS host_total,
+         coalesce((SELECT value FROM ranges r, json_each(r.args) WHERE r.id = e.id AND key = 'Input Dims'),
+                  (SELECT value FROM ranges r, json_each(r.args) WHERE r.id = e.id AND key = 'Input dims'),
+                  '[]') AS shape,
+         e.end_ns - e.start_ns - coalesce(k.dur, 0) - e.rt_ns AS host_self,
+         e.dev_ns AS dev_self, e.tc_ns AS tc_self, e.k_ns AS k_self,
+         e.dev_ns + d.desc_dev AS dev_total, e.tc_ns + d.desc_tc AS tc_total,
+         (e.tcl OR d.desc_tcl > 0) AS elig
+  FROM eff e CROSS JOIN sums d ON d.id = e.id LEFT JOIN kids k ON k.id = e.src
+  WHERE e.kept AND e.kind = 2 AND e.listed
+),
+tc_ops AS (  -- tb_plugin's tc_eligible_ops_kernel_ratio, in percent, per run: kernel time of the
+             -- self-eligible nodes with none below them over that of the listed operators
+  SELECT run_id, coalesce(round(100.0 * total(CASE WHEN se AND desc_se = 0 THEN k_ns END)
+           / nullif(total(CASE WHEN kept AND kind = 2 AND listed THEN k_ns END), 0), 2), 0.0) AS pct
+  FROM eff e CROSS JOIN sums d ON d.id = e.id GROUP BY run_id
+)
+SELECT run_id, name_id, input_shape, calls, device_self_ns, device_total_ns, host_self_ns, host_total_ns,
+       tc_eligible, tc_self_ns, tc_total_ns, tc_eligible_ops_kernel_pct
+FROM tb_op_sums WHERE run_id IN (SELECT run_id FROM derived_runs WHERE name = 'tb_op_sums')
+UNION ALL
+SELECT s.run_id, s.name_id, s.shape, count(*), total(s.dev_self), total(s.dev_total), total(s.host_self),
+       sum(s.host_total), max(s.elig OR s.tc_total > 0), total(s.tc_self), total(s.tc_total), t.pct
+FROM stats s JOIN tc_ops t USING (run_id)
+GROUP BY s.run_id, s.name_id, s.shape;

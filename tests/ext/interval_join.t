@@ -61,7 +61,7 @@ is "$(q "SELECT count(*) FROM interval_join('SELECT 1, ''5'', 6.4', 'SELECT 3, 0
 is "$(qerr "SELECT * FROM interval_join('SELECT 1, 2, 3');")" \
 	"interval_join: needs two arguments, the left and the right query (and optionally a mode)" "one argument"
 is "$(qerr "SELECT * FROM interval_join('SELECT 1, 2, 3', 'SELECT 1, 2, 3', 'inside');")" \
-	"interval_join: argument 3 (mode) must be 'overlaps' or 'contains'" "bad mode"
+	"interval_join: argument 3 (mode) must be 'overlaps', 'contains', 'nests' or 'parent'" "bad mode"
 is "$(qerr "SELECT * FROM interval_join(42, 'SELECT 1, 2, 3');")" \
 	"interval_join: argument 1 (left query) must be text" "non-text query"
 is "$(qerr "SELECT * FROM interval_join('SELECT 1, 2', 'SELECT 1, 2, 3');")" \
