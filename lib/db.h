@@ -104,6 +104,8 @@ int pq_db_is_derived_view(const char *name);
 int pq_db_add_temp_derived(sqlite3 *db, pq_error *err);
 /* When every run of db is derived, TEMP views that read the derived tables only (db_derive.c). */
 int pq_db_shadow_derived(sqlite3 *db, pq_error *err);
+/* tb_op_sums for the runs the query pending selects (derive_ops.c). */
+int pq_derive_op_sums(sqlite3 *db, const char *pending, pq_error *err);
 
 /* The event tables' secondary indexes (schema/schema.sql's CREATE INDEX statements on event
  * tables), dropped before a bulk load and built again after it (db_indexes.c). Building joins the

@@ -401,29 +401,17 @@ SELECT u.run_id, u.device_id, round(100.0 * u.busy / (u.s1 - u.s0), 2),
             THEN round(100.0 * coalesce(tc.tc_ns, 0) / nullif(tc.all_ns, 0), 2) END
 FROM per_device u LEFT JOIN tc ON tc.device_id = u.device_id;
 
--- tb_plugin's operator view per run, operator name and input shapes (node.py, op_tree.py,
--- op_agg.py, tensor_cores_parser.py at 041e7ce9; notes/kineto_hta.md §1.5; the op-sum report sums
--- it per name, or per name and shapes):
---  * tree: per thread, the host ranges tb_plugin builds nodes for (cpu_op, cat "python",
---    ProfilerStep#N, DataLoader and Optimizer.step* annotations, nccl:/gloo: annotations), each
---    under the innermost one enclosing it (nest_parent; start, then longest first).
---  * a runtime call belongs to the first node with its external id; its device events (kernels,
---    memcpys, memsets with its correlation id) are the node's own device time.
---  * remove_dup_nodes: an operator whose only child is an operator of the same name absorbs it
---    (repeatedly): the kept node takes the chain bottom's children and runtime calls, the
---    intermediate nodes' own runtime calls are dropped, as in tb_plugin and the autograd profiler.
---  * host_total = duration; host_self = duration - direct children's durations - own runtime
---    calls; device_self = own device time; device_total = own + the kept nodes it encloses
---    (nest_sum); tc_* the same for kernels using Tensor Cores (tb_plugin's 18 name patterns).
---  * listed: cpu_op nodes except ProfilerStep#N, DataLoader/DataPipe, Optimizer.*,
---    DataParallel.forward, DistributedDataParallel.forward; input_shape is the "Input Dims" arg.
---  * tc_eligible: the name is in tb_plugin's TC_OP_Allowlist, or an enclosed node's is, or the
---    node's or an enclosed node's kernels used Tensor Cores.
---  * tc_eligible_ops_kernel_pct (per run, on each of its rows): tb_plugin's
---    tc_eligible_ops_kernel_ratio in percent: the kernel time of the "bottom" eligible nodes
---    (eligible by themselves, none below them) over that of all listed operators; 0.0 without.
--- Sums are REAL totals (integer-valued). Finished runs' rows are stored in tb_op_sums.
-CREATE VIEW v_tb_op_sums AS
+
+-- The nodes of tb_plugin's operator tree (node.py, op_tree.py at 041e7ce9; notes/kineto_hta.md
+-- §1.5) of the runs tb_op_sums does not hold (v_tb_op_sums builds the tree from them): per thread,
+-- the host ranges tb_plugin builds nodes for (cpu_op, cat "python", ProfilerStep#N, DataLoader and
+-- Optimizer.step* annotations, nccl:/gloo: annotations), with their own times: a runtime call
+-- belongs to the first node with its external id, and its device events (kernels, memcpys,
+-- memsets with its correlation id) are the node's own device time (kernels only: k_ns; kernels
+-- using Tensor Cores by tb_plugin's 18 name patterns: tc_ns). listed: shown in the operator table
+-- (cpu_op names but ProfilerStep#N, DataLoader/DataPipe, Optimizer.*, DataParallel.forward,
+-- DistributedDataParallel.forward); tcl: the name is in tb_plugin's TC_OP_Allowlist.
+CREATE VIEW v_tb_op_nodes AS
 WITH
 todo AS MATERIALIZED (SELECT id AS run_id FROM runs
   WHERE id NOT IN (SELECT run_id FROM derived_runs WHERE name = 'tb_op_sums')),
@@ -454,20 +442,13 @@ names AS MATERIALIZED (  -- per range name: a node as an annotation, listed, Pro
          n.value IN (SELECT name FROM tc_list) AS tcl
   FROM strings n WHERE n.id IN (SELECT name_id FROM ranges)
 ),
-nodes AS MATERIALIZED (  -- the tree's nodes
+nodes AS MATERIALIZED (
   SELECT r.run_id, r.id, r.thread_id, r.start_ns, r.end_ns, r.kind, r.name_id, r.external_id,
-         nm.listed, nm.step, nm.tcl
+         nm.listed, nm.step, nm.tcl, min(r.id) OVER (PARTITION BY r.run_id, r.external_id) AS first
   FROM todo t CROSS JOIN ranges r ON r.run_id = t.run_id CROSS JOIN names nm ON nm.id = r.name_id
   LEFT JOIN strings c ON c.id = r.category_id
   WHERE r.end_ns IS NOT NULL
     AND (r.kind = 2 OR (r.kind = 5 AND lower(c.value) = 'python') OR (r.kind = 3 AND nm.annot))
-),
-kids AS MATERIALIZED (  -- per node: its children (nest_parent: the innermost enclosing node), their time
-  SELECT parent AS id, count(*) AS n, total(dur) AS dur, min(id) AS only FROM (
-    SELECT id, end_ns - start_ns AS dur, nest_parent(start_ns, end_ns, id) OVER (PARTITION BY thread_id
-             ORDER BY start_ns, end_ns DESC, id ROWS UNBOUNDED PRECEDING) AS parent
-    FROM nodes)
-  WHERE parent IS NOT NULL GROUP BY parent
 ),
 tcn AS MATERIALIZED (  -- kernel names using Tensor Cores (tb_plugin's 18 patterns)
   SELECT n.id FROM strings n WHERE n.id IN (SELECT name_id FROM kernels)
@@ -496,6 +477,42 @@ rtx AS MATERIALIZED (
         CROSS JOIN api_calls a ON a.process_id = d.process_id AND a.correlation_id = d.correlation_id
         WHERE a.api_kind = 0 AND a.external_id IS NOT NULL)
   GROUP BY run_id, external_id
+)
+SELECT n.run_id, n.id, n.thread_id, n.start_ns, n.end_ns, n.kind, n.name_id, n.listed, n.step, n.tcl,
+       coalesce(x.rt_ns, 0.0) AS rt_ns, coalesce(x.dev_ns, 0.0) AS dev_ns, coalesce(x.tc_ns, 0.0) AS tc_ns,
+       coalesce(x.k_ns, 0.0) AS k_ns
+FROM nodes n LEFT JOIN rtx x ON x.run_id = n.run_id AND x.external_id = n.external_id AND n.id = n.first;
+
+-- tb_plugin's operator view per run, operator name and input shapes (node.py, op_tree.py,
+-- op_agg.py, tensor_cores_parser.py at 041e7ce9; the op-sum report adds it up per name, or per
+-- name and shapes), over the v_tb_op_nodes nodes:
+--  * tree: each node under the innermost one enclosing it on its thread (nest_parent: start,
+--    then longest first).
+--  * remove_dup_nodes: an operator whose only child is an operator of the same name absorbs it
+--    (repeatedly): the kept node takes the chain bottom's children and runtime calls, the
+--    intermediate nodes' own runtime calls are dropped, as in tb_plugin and the autograd profiler.
+--  * host_total = duration; host_self = duration - direct children's durations - own runtime
+--    calls; device_self = own device time; device_total = own + the kept nodes it encloses
+--    (nest_sum); tc_* the same for kernels using Tensor Cores. Per listed kept operator, summed
+--    per name and "Input Dims" (input_shape; '[]' without); the sums are REAL (integer-valued).
+--  * tc_eligible: the name is in the allowlist, or an enclosed node's is, or the node's or an
+--    enclosed node's kernels used Tensor Cores.
+--  * tc_eligible_ops_kernel_pct (per run, on each of its rows): tb_plugin's
+--    tc_eligible_ops_kernel_ratio in percent: the kernel time of the "bottom" eligible nodes
+--    (eligible by themselves, none enclosed) over that of all listed operators; 0.0 without.
+-- Finished runs' rows are stored in tb_op_sums (written by lib/derive_ops.c, which evaluates this
+-- definition in C; tests/reports/derived.t checks that both give the same rows).
+CREATE VIEW v_tb_op_sums AS
+WITH
+todo AS MATERIALIZED (SELECT id AS run_id FROM runs
+  WHERE id NOT IN (SELECT run_id FROM derived_runs WHERE name = 'tb_op_sums')),
+nodes AS MATERIALIZED (SELECT * FROM v_tb_op_nodes),
+kids AS MATERIALIZED (  -- per node: its children (nest_parent: the innermost enclosing node), their time
+  SELECT parent AS id, count(*) AS n, total(dur) AS dur, min(id) AS only FROM (
+    SELECT id, end_ns - start_ns AS dur, nest_parent(start_ns, end_ns, id) OVER (PARTITION BY thread_id
+             ORDER BY start_ns, end_ns DESC, id ROWS UNBOUNDED PRECEDING) AS parent
+    FROM nodes)
+  WHERE parent IS NOT NULL GROUP BY parent
 ),
 -- remove_dup_nodes: an operator that is its same-name operator parent's only child is absorbed
 -- (repeatedly): the chain's top keeps the bottom's runtime calls and children
@@ -508,24 +525,20 @@ chain(top, id) AS MATERIALIZED (
   SELECT a, d FROM absorbed WHERE a NOT IN (SELECT d FROM absorbed)
   UNION ALL SELECT c.top, ab.d FROM chain c JOIN absorbed ab ON ab.a = c.id
 ),
-owners AS MATERIALIZED (  -- the first node with each external id owns its runtime calls
-  SELECT min(id) AS id, run_id, external_id FROM nodes WHERE external_id IS NOT NULL
-  GROUP BY run_id, external_id
+srcs AS MATERIALIZED (  -- chain tops with their bottoms' own times
+  SELECT c.top, c.id AS src, b.rt_ns, b.dev_ns, b.tc_ns, b.k_ns
+  FROM chain c CROSS JOIN nodes b ON b.id = c.id WHERE c.id NOT IN (SELECT a FROM absorbed)
 ),
-own AS MATERIALIZED (
-  SELECT o.id AS node, x.rt_ns, x.dev_ns, x.tc_ns, x.k_ns
-  FROM owners o CROSS JOIN rtx x ON x.run_id = o.run_id AND x.external_id = o.external_id
-),
-srcs AS MATERIALIZED (SELECT top, id AS src FROM chain WHERE id NOT IN (SELECT a FROM absorbed)),
--- every node: kept (not absorbed), its source of own time (a chain's top: the bottom), that time,
--- and whether it is TC-eligible by itself
+-- every node: kept (not absorbed), whose children count for it (a chain's top: its bottom's), its
+-- own time (a top's: its bottom's), and whether it is TC-eligible by itself
 eff AS MATERIALIZED (
   SELECT x.id, x.run_id, x.thread_id, x.start_ns, x.end_ns, x.kind, x.name_id, x.listed, x.tcl,
          x.id NOT IN (SELECT d FROM absorbed) AS kept, coalesce(s.src, x.id) AS src,
-         coalesce(o.rt_ns, 0.0) AS rt_ns, coalesce(o.dev_ns, 0.0) AS dev_ns, coalesce(o.tc_ns, 0.0) AS tc_ns,
-         coalesce(o.k_ns, 0.0) AS k_ns,
-         x.id NOT IN (SELECT d FROM absorbed) AND (x.tcl OR (x.kind = 2 AND NOT x.step AND coalesce(o.tc_ns, 0.0) > 0)) AS se
-  FROM nodes x LEFT JOIN srcs s ON s.top = x.id LEFT JOIN own o ON o.node = coalesce(s.src, x.id)
+         coalesce(s.rt_ns, x.rt_ns) AS rt_ns, coalesce(s.dev_ns, x.dev_ns) AS dev_ns,
+         coalesce(s.tc_ns, x.tc_ns) AS tc_ns, coalesce(s.k_ns, x.k_ns) AS k_ns,
+         x.id NOT IN (SELECT d FROM absorbed)
+           AND (x.tcl OR (x.kind = 2 AND NOT x.step AND coalesce(s.tc_ns, x.tc_ns) > 0)) AS se
+  FROM nodes x LEFT JOIN srcs s ON s.top = x.id
 ),
 -- what each node encloses (nest_sum): kept nodes' device and TC time, TC-eligible names,
 -- self-eligible nodes
@@ -552,9 +565,9 @@ stats AS (  -- the listed operators
 ),
 tc_ops AS (  -- tb_plugin's tc_eligible_ops_kernel_ratio, in percent, per run: kernel time of the
              -- self-eligible nodes with none below them over that of the listed operators
-  SELECT run_id, coalesce(round(100.0 * total(CASE WHEN se AND desc_se = 0 THEN k_ns END)
-           / nullif(total(CASE WHEN kept AND kind = 2 AND listed THEN k_ns END), 0), 2), 0.0) AS pct
-  FROM eff e CROSS JOIN sums d ON d.id = e.id GROUP BY run_id
+  SELECT e.run_id, coalesce(round(100.0 * total(CASE WHEN e.se AND d.desc_se = 0 THEN e.k_ns END)
+           / nullif(total(CASE WHEN e.kept AND e.kind = 2 AND e.listed THEN e.k_ns END), 0), 2), 0.0) AS pct
+  FROM eff e CROSS JOIN sums d ON d.id = e.id GROUP BY e.run_id
 )
 SELECT run_id, name_id, input_shape, calls, device_self_ns, device_total_ns, host_self_ns, host_total_ns,
        tc_eligible, tc_self_ns, tc_total_ns, tc_eligible_ops_kernel_pct

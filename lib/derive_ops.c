@@ -1,0 +1,383 @@
+/* derive_ops.c - tb_op_sums for finished runs: the tree part of v_tb_op_sums, evaluated in C.
+ *
+ * v_tb_op_sums (schema/views.sql) is the definition, and computes any run tb_op_sums does not hold.
+ * SQLite needs ~250 ms for it on the 75 k-event ResNet50 sample (a dozen joins and two window passes
+ * over ~24 k nodes, at ~1 us a row each), more than the rest of the import; this file takes the
+ * same nodes and own times from v_tb_op_nodes (SQL, the tb-specific part: which ranges are nodes,
+ * which runtime calls and device events are whose) and does what v_tb_op_sums does with them:
+ * nesting (the innermost enclosing node, as nest_parent), remove_dup_nodes chains, sums over
+ * enclosed nodes (as nest_sum), the listed operators' times grouped by name and input shape, and
+ * the per-run Tensor Core ratio. tests/reports/derived.t checks it gives the view's rows exactly.
+ */
+#include "db.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+	sqlite3_int64 run, id, thread, start, end, name;
+	int has_thread, kind, listed, step, tcl;
+	double rt, dev, tc, k;
+	/* computed */
+	int parent, nkids, only, absorbed, src;
+	double kids_dur, sum_dev, sum_tc, sum_tcl, sum_se;
+	int se;
+} onode;
+
+typedef struct {
+	sqlite3_int64 run, name, host_total;
+	const char *shape; /* owned by the shapes array */
+	double dev_self, dev_total, host_self, tc_self, tc_total;
+	int elig;
+} ostat;
+
+static int cmp_tree(const void *pa, const void *pb)
+{
+	const onode *a = pa, *b = pb;
+
+	if (a->has_thread != b->has_thread)
+		return a->has_thread - b->has_thread; /* NULL thread first: one partition */
+	if (a->thread != b->thread)
+		return a->thread < b->thread ? -1 : 1;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	if (a->end != b->end)
+		return a->end > b->end ? -1 : 1;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+static int cmp_stat(const void *pa, const void *pb)
+{
+	const ostat *a = pa, *b = pb;
+
+	if (a->run != b->run)
+		return a->run < b->run ? -1 : 1;
+	if (a->name != b->name)
+		return a->name < b->name ? -1 : 1;
+	return strcmp(a->shape, b->shape);
+}
+
+static int same_part(const onode *a, const onode *b)
+{
+	return a->has_thread == b->has_thread && a->thread == b->thread;
+}
+
+/* Whether y encloses x: interval_join's 'nests' (ext/interval_join.c, ext/nest.c). */
+static int encloses(const onode *y, const onode *x)
+{
+	int contains;
+
+	if (x->start < x->end)
+		contains = y->start <= x->start && x->end <= y->end;
+	else
+		contains = y->start <= x->start &&
+			   (x->start < y->end || (y->start == y->end && y->end == x->start));
+	return contains && y->id != x->id &&
+	       (y->start < x->start || y->end > x->end || y->id < x->id);
+}
+
+static int fail_db(sqlite3 *db, pq_error *err)
+{
+	return pq_fail(err, "cannot write the derived tables: %s", sqlite3_errmsg(db));
+}
+
+/* The nodes of the pending runs, from v_tb_op_nodes. */
+static int load_nodes(sqlite3 *db, const char *pending, onode **out, size_t *n, pq_error *err)
+{
+	char *sql = sqlite3_mprintf("SELECT run_id, id, thread_id, start_ns, end_ns, kind, name_id, listed, "
+				    "step, tcl, rt_ns, dev_ns, tc_ns, k_ns FROM v_tb_op_nodes "
+				    "WHERE run_id IN (%s)", pending);
+	sqlite3_stmt *st = NULL;
+	size_t cap = 0;
+	onode *a = NULL;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (sql == NULL)
+		return pq_fail(err, "out of memory");
+	rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+	sqlite3_free(sql);
+	if (rc != SQLITE_OK)
+		return fail_db(db, err);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		onode *x;
+
+		if (*n == cap) {
+			size_t nc = cap ? cap * 2 : 1024;
+			onode *na = realloc(a, nc * sizeof(onode));
+			if (na == NULL) {
+				rc = SQLITE_NOMEM;
+				break;
+			}
+			a = na;
+			cap = nc;
+		}
+		x = &a[(*n)++];
+		memset(x, 0, sizeof *x);
+		x->run = sqlite3_column_int64(st, 0);
+		x->id = sqlite3_column_int64(st, 1);
+		x->has_thread = sqlite3_column_type(st, 2) != SQLITE_NULL;
+		x->thread = sqlite3_column_int64(st, 2);
+		x->start = sqlite3_column_int64(st, 3);
+		x->end = sqlite3_column_int64(st, 4);
+		x->kind = sqlite3_column_int(st, 5);
+		x->name = sqlite3_column_int64(st, 6);
+		x->listed = sqlite3_column_int(st, 7);
+		x->step = sqlite3_column_int(st, 8);
+		x->tcl = sqlite3_column_int(st, 9);
+		x->rt = sqlite3_column_double(st, 10);
+		x->dev = sqlite3_column_double(st, 11);
+		x->tc = sqlite3_column_double(st, 12);
+		x->k = sqlite3_column_double(st, 13);
+		x->parent = x->only = -1;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(a);
+		return rc == SQLITE_NOMEM ? pq_fail(err, "out of memory") : fail_db(db, err);
+	}
+	*out = a;
+	return 0;
+}
+
+/* Parents (a stack per thread, as nest_parent), children, remove_dup_nodes chains, and the sums
+ * over enclosed nodes (as nest_sum over the kept nodes' effective times). */
+static void build_tree(onode *a, size_t n, int *stack)
+{
+	size_t i, j, p0;
+
+	for (p0 = 0; p0 < n; p0 = i) {
+		size_t top = 0;
+
+		for (i = p0; i < n && same_part(&a[i], &a[p0]); i++) {
+			while (top > 0 && !encloses(&a[stack[top - 1]], &a[i]))
+				top--;
+			if (top > 0) {
+				onode *p = &a[stack[top - 1]];
+				a[i].parent = stack[top - 1];
+				p->nkids++;
+				p->kids_dur += (double)(a[i].end - a[i].start);
+				if (p->only < 0 || a[i].id < a[p->only].id)
+					p->only = (int)i;
+			}
+			stack[top++] = (int)i;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		const onode *p = a[i].parent >= 0 ? &a[a[i].parent] : NULL;
+		a[i].absorbed = p != NULL && p->nkids == 1 && a[i].kind == 2 && p->kind == 2 &&
+				a[i].name == p->name;
+	}
+	for (i = 0; i < n; i++) { /* a kept node's own time and children: its chain's bottom's */
+		int s = (int)i;
+		if (a[i].absorbed)
+			continue;
+		while (a[s].nkids == 1 && a[a[s].only].absorbed)
+			s = a[s].only;
+		a[i].src = s;
+		a[i].se = a[i].tcl || (a[i].kind == 2 && !a[i].step && a[s].tc > 0);
+	}
+	for (i = 0; i < n; i++) {
+		for (j = i + 1; j < n && same_part(&a[j], &a[i]) && a[j].start <= a[i].end; j++) {
+			const onode *x = &a[j];
+			if (!encloses(&a[i], x))
+				continue;
+			a[i].sum_tcl += x->tcl;
+			if (x->absorbed)
+				continue;
+			a[i].sum_dev += a[x->src].dev;
+			a[i].sum_tc += a[x->src].tc;
+			a[i].sum_se += x->se;
+		}
+	}
+}
+
+/* The input shapes ("Input Dims") of the kind-2 nodes, by node id; sorted by id. */
+static int load_shapes(sqlite3 *db, const char *pending, sqlite3_int64 **ids, char ***shapes,
+		       size_t *n, pq_error *err)
+{
+	char *sql = sqlite3_mprintf("SELECT id, coalesce(json_extract(args, '$.\"Input Dims\"'), "
+				    "json_extract(args, '$.\"Input dims\"'), '[]') FROM ranges "
+				    "WHERE run_id IN (%s) AND kind = 2 ORDER BY id", pending);
+	sqlite3_stmt *st = NULL;
+	size_t cap = 0;
+	int rc;
+
+	*ids = NULL;
+	*shapes = NULL;
+	*n = 0;
+	if (sql == NULL)
+		return pq_fail(err, "out of memory");
+	rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+	sqlite3_free(sql);
+	if (rc != SQLITE_OK)
+		return fail_db(db, err);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(st, 1);
+		if (*n == cap) {
+			size_t nc = cap ? cap * 2 : 1024;
+			sqlite3_int64 *ni = realloc(*ids, nc * sizeof(**ids));
+			char **ns;
+			if (ni == NULL) {
+				rc = SQLITE_NOMEM;
+				break;
+			}
+			*ids = ni;
+			if ((ns = realloc(*shapes, nc * sizeof(**shapes))) == NULL) {
+				rc = SQLITE_NOMEM;
+				break;
+			}
+			*shapes = ns;
+			cap = nc;
+		}
+		(*ids)[*n] = sqlite3_column_int64(st, 0);
+		if (((*shapes)[*n] = strdup(t != NULL ? t : "[]")) == NULL) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		(*n)++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return rc == SQLITE_NOMEM ? pq_fail(err, "out of memory") : fail_db(db, err);
+	return 0;
+}
+
+static const char *shape_of(const sqlite3_int64 *ids, char **shapes, size_t n, sqlite3_int64 id)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ids[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && ids[lo] == id ? shapes[lo] : "[]";
+}
+
+/* The per-run Tensor Core ratio's two kernel times: "bottom" eligible nodes, listed operators. */
+typedef struct {
+	sqlite3_int64 run;
+	double bottom_k, listed_k;
+} orun;
+
+static orun *run_of(orun *runs, size_t nruns, sqlite3_int64 run)
+{
+	for (size_t i = 0; i < nruns; i++)
+		if (runs[i].run == run)
+			return &runs[i];
+	return NULL;
+}
+
+/* Groups the listed operators per (run, name, shape) and inserts the rows. */
+static int insert_sums(sqlite3 *db, ostat *s, size_t ns, orun *runs, size_t nruns, pq_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	size_t i, j;
+	int rc = 0;
+
+	qsort(s, ns, sizeof(ostat), cmp_stat);
+	if (sqlite3_prepare_v2(db, "INSERT INTO tb_op_sums (run_id, name_id, input_shape, calls, "
+			       "device_self_ns, device_total_ns, host_self_ns, host_total_ns, tc_eligible, "
+			       "tc_self_ns, tc_total_ns, tc_eligible_ops_kernel_pct) VALUES (?1, ?2, ?3, ?4, "
+			       "?5, ?6, ?7, ?8, ?9, ?10, ?11, coalesce(round(100.0 * ?12 / nullif(?13, 0), 2), "
+			       "0.0))", -1, &st, NULL) != SQLITE_OK)
+		return fail_db(db, err);
+	for (i = 0; i < ns && rc == 0; i = j) {
+		double dev_self = 0, dev_total = 0, host_self = 0, tc_self = 0, tc_total = 0;
+		sqlite3_int64 host_total = 0;
+		int elig = 0;
+		const orun *r = run_of(runs, nruns, s[i].run);
+
+		for (j = i; j < ns && cmp_stat(&s[i], &s[j]) == 0; j++) {
+			dev_self += s[j].dev_self;
+			dev_total += s[j].dev_total;
+			host_self += s[j].host_self;
+			host_total += s[j].host_total;
+			tc_self += s[j].tc_self;
+			tc_total += s[j].tc_total;
+			elig |= s[j].elig || s[j].tc_total > 0;
+		}
+		sqlite3_bind_int64(st, 1, s[i].run);
+		sqlite3_bind_int64(st, 2, s[i].name);
+		sqlite3_bind_text(st, 3, s[i].shape, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 4, (sqlite3_int64)(j - i));
+		sqlite3_bind_double(st, 5, dev_self);
+		sqlite3_bind_double(st, 6, dev_total);
+		sqlite3_bind_double(st, 7, host_self);
+		sqlite3_bind_int64(st, 8, host_total);
+		sqlite3_bind_int(st, 9, elig);
+		sqlite3_bind_double(st, 10, tc_self);
+		sqlite3_bind_double(st, 11, tc_total);
+		sqlite3_bind_double(st, 12, r ? r->bottom_k : 0.0);
+		sqlite3_bind_double(st, 13, r ? r->listed_k : 0.0);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			rc = fail_db(db, err);
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int pq_derive_op_sums(sqlite3 *db, const char *pending, pq_error *err)
+{
+	onode *a = NULL;
+	ostat *s = NULL;
+	orun *runs = NULL;
+	sqlite3_int64 *ids = NULL;
+	char **shapes = NULL;
+	int *stack = NULL, rc = -1;
+	size_t n, nshapes = 0, ns = 0, nruns = 0, i;
+
+	if (load_nodes(db, pending, &a, &n, err) != 0)
+		return -1;
+	if (n == 0) {
+		free(a);
+		return 0;
+	}
+	qsort(a, n, sizeof(onode), cmp_tree);
+	if ((stack = malloc(n * sizeof(int))) == NULL || (s = malloc(n * sizeof(ostat))) == NULL ||
+	    (runs = calloc(n, sizeof(orun))) == NULL) {
+		pq_fail(err, "out of memory");
+		goto done;
+	}
+	build_tree(a, n, stack);
+	if (load_shapes(db, pending, &ids, &shapes, &nshapes, err) != 0)
+		goto done;
+	for (i = 0; i < n; i++) {
+		const onode *x = &a[i], *o = &a[x->src];
+		orun *r;
+
+		if (x->absorbed)
+			continue;
+		if ((r = run_of(runs, nruns, x->run)) == NULL) {
+			r = &runs[nruns++];
+			r->run = x->run;
+		}
+		if (x->se && x->sum_se == 0)
+			r->bottom_k += o->k;
+		if (x->kind != 2 || !x->listed)
+			continue;
+		r->listed_k += o->k;
+		s[ns++] = (ostat){ .run = x->run, .name = x->name, .host_total = x->end - x->start,
+				   .shape = shape_of(ids, shapes, nshapes, x->id), .dev_self = o->dev,
+				   .dev_total = o->dev + x->sum_dev,
+				   .host_self = (double)(x->end - x->start) - o->kids_dur - o->rt,
+				   .tc_self = o->tc, .tc_total = o->tc + x->sum_tc,
+				   .elig = x->tcl || x->sum_tcl > 0 };
+	}
+	rc = insert_sums(db, s, ns, runs, nruns, err);
+done:
+	for (i = 0; i < nshapes; i++)
+		free(shapes[i]);
+	free(shapes);
+	free(ids);
+	free(runs);
+	free(s);
+	free(stack);
+	free(a);
+	return rc;
+}
