@@ -24,14 +24,19 @@ sel AS (  -- the runs holding a PyTorch profiler trace
   SELECT id AS run_id FROM runs r WHERE (:run IS NULL OR id = :run)
     AND EXISTS (SELECT 1 FROM ranges x WHERE x.run_id = r.id AND x.kind IN (2, 3, 5))
 ),
-k AS (
-  SELECT k.*, n.value AS kname, k.end_ns - k.start_ns AS dur,
+kn AS MATERIALIZED (  -- kernel names: Tensor Cores by tb_plugin's patterns, once a name
+  SELECT n.id, n.value AS kname,
          coalesce(tensor_core_pattern(n.value) IN ('h884', 's884', 'h1688', 's1688', 'hmma', 'i8816', '16816',
            'dgrad_1x1_stride_2x2', 'first_layer_wgrad_kernel', 'conv1x1', 'conv2d_c1_k1', 'direct_group',
            'xmma_implicit_gemm', 'xmma_sparse_conv', 'xmma_warp_specialized_implicit_gemm', 'xmma_gemm',
            'xmma_sparse_gemm', 'c1688'), 0) AS tc
-  FROM kernels k JOIN strings n ON n.id = k.name_id
-  WHERE k.run_id IN (SELECT run_id FROM sel)
+  FROM strings n WHERE n.id IN (SELECT name_id FROM kernels)
+),
+k AS (  -- CROSS JOIN: kernels drive the loop, names are looked up
+  SELECT k.run_id, k.process_id, k.correlation_id, k.grid_x, k.grid_y, k.grid_z, k.block_x, k.block_y,
+         k.block_z, k.registers_per_thread, k.static_shared_bytes, k.dynamic_shared_bytes,
+         k.blocks_per_sm, k.est_occupancy_pct, k.name_id, n.tc, k.end_ns - k.start_ns AS dur
+  FROM sel s CROSS JOIN kernels k ON k.run_id = s.run_id CROSS JOIN kn n ON n.id = k.name_id
 ),
 owner AS MATERIALIZED (
   SELECT r.run_id, r.external_id, min(r.id) AS id FROM ranges r
@@ -50,21 +55,28 @@ kop AS (  -- kernel+op rows: kernels whose runtime call is in the trace
   LEFT JOIN owner o ON o.run_id = k.run_id AND o.external_id = a.external_id
   LEFT JOIN ranges opr ON opr.id = o.id LEFT JOIN strings opn ON opn.id = opr.name_id
 ),
+-- one branch per :by, each a whole query: the constant WHERE skips the other before it reads
 rows_ AS (
-  SELECT run_id, kname, NULL AS op, NULL AS grid, NULL AS block, NULL AS regs, NULL AS smem, tc, dur,
+  SELECT run_id, name_id, NULL AS op, NULL AS grid, NULL AS block, NULL AS regs, NULL AS smem, tc, dur,
          blocks_per_sm, est_occupancy_pct
   FROM k WHERE coalesce(:by, 'kernel') = 'kernel'
   UNION ALL
-  SELECT run_id, kname, op, grid, block, regs, smem, tc, dur, blocks_per_sm, est_occupancy_pct
+  SELECT run_id, name_id, op, grid, block, regs, smem, tc, dur, blocks_per_sm, est_occupancy_pct
   FROM kop WHERE :by = 'kernel+op'
+),
+grouped AS (  -- by name id, not text: the name is looked up once a group
+  SELECT run_id, name_id, op, grid, block, regs, smem, max(tc) AS tensor_cores_used, count(*) AS calls,
+         sum(dur) AS total_ns, CAST(round(avg(dur)) AS INTEGER) AS mean_ns, max(dur) AS max_ns, min(dur) AS min_ns,
+         coalesce(round(total(coalesce(blocks_per_sm, 0) * dur) / nullif(sum(dur), 0), 2), 0.0) AS mean_blocks_per_sm,
+         coalesce(round(total(coalesce(est_occupancy_pct, 0) * dur) / nullif(sum(dur), 0), 2), 0.0)
+           AS mean_est_achieved_occupancy_pct
+  FROM rows_
+  GROUP BY run_id, name_id, op, grid, block, regs, smem
 )
-SELECT run_id, kname AS name, op, grid, block, regs AS registers_per_thread, smem AS shared_memory_bytes,
-       max(tc) AS tensor_cores_used, count(*) AS calls, sum(dur) AS total_ns,
-       CAST(round(avg(dur)) AS INTEGER) AS mean_ns, max(dur) AS max_ns, min(dur) AS min_ns,
-       coalesce(round(total(coalesce(blocks_per_sm, 0) * dur) / nullif(sum(dur), 0), 2), 0.0) AS mean_blocks_per_sm,
-       coalesce(round(total(coalesce(est_occupancy_pct, 0) * dur) / nullif(sum(dur), 0), 2), 0.0)
-         AS mean_est_achieved_occupancy_pct,
-       CASE WHEN op IS NOT NULL THEN op IN ('aten::_convolution', 'aten::conv1d', 'aten::conv2d',
+SELECT g.run_id, n.kname AS name, g.op, g.grid, g.block, g.regs AS registers_per_thread,
+       g.smem AS shared_memory_bytes, g.tensor_cores_used, g.calls, g.total_ns, g.mean_ns, g.max_ns, g.min_ns,
+       g.mean_blocks_per_sm, g.mean_est_achieved_occupancy_pct,
+       CASE WHEN g.op IS NOT NULL THEN g.op IN ('aten::_convolution', 'aten::conv1d', 'aten::conv2d',
          'aten::conv3d', 'aten::conv_tbc', 'aten::conv_transpose1d', 'aten::conv_transpose2d',
          'aten::conv_transpose3d', 'aten::convolution', 'aten::cudnn_convolution',
          'aten::cudnn_convolution_transpose', 'aten::prelu', 'aten::addmm', 'aten::addmv', 'aten::addr',
@@ -78,7 +90,6 @@ SELECT run_id, kname AS name, op, grid, block, regs AS registers_per_thread, sme
          'aten::cudnn_convolution_transpose_backward_input', 'AddmmBackward',
          'aten::cudnn_convolution_backward_input', 'AddbmmBackward', 'aten::cudnn_convolution_backward')
        END AS op_tc_eligible
-FROM rows_
-GROUP BY run_id, kname, op, grid, block, regs, smem
-ORDER BY run_id, total_ns DESC, name
+FROM grouped g JOIN kn n ON n.id = g.name_id
+ORDER BY g.run_id, g.total_ns DESC, name
 LIMIT coalesce(:limit, -1);
