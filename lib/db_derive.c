@@ -7,9 +7,11 @@
  * then listing them; tables in dependency order, so a later view (v_tb_step_times reads
  * v_tb_steps) reads the rows just written instead of computing them again.
  */
-#include "db.h"
+#include "derive.h"
 
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "schema_sql.h"
@@ -86,22 +88,72 @@ static void drop_shadows(sqlite3 *db, unsigned made)
 	}
 }
 
-int pq_db_derive(sqlite3 *db, pq_error *err)
+/* tb_op_sums computed on a connection of its own, in a thread (pq_db_derive_now). */
+typedef struct {
+	char *path;
+	pthread_t thread;
+	int running;
+	pq_op_sums *rows;
+	pq_error err;
+	int rc;
+} op_worker;
+
+static void *op_work(void *arg)
+{
+	op_worker *w = arg;
+	sqlite3 *db = NULL;
+	char pending[256];
+
+	snprintf(pending, sizeof(pending), PENDING, "tb_op_sums");
+	w->rc = -1;
+	if (sqlite3_open_v2(w->path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) !=
+	    SQLITE_OK) {
+		pq_fail(&w->err, "%s", db ? sqlite3_errmsg(db) : "out of memory");
+	} else {
+		pq_db_harden(db);
+		sqlite3_busy_timeout(db, 5000);
+		w->rc = pq_op_sums_compute(db, pending, &w->rows, &w->err);
+	}
+	sqlite3_close(db);
+	return NULL;
+}
+
+/* tb_op_sums's rows for the pending runs: the worker's when it has them, else computed here. */
+static int op_rows(sqlite3 *db, const char *pending, op_worker *w, pq_op_sums **rows, pq_error *err)
+{
+	if (w != NULL && w->running) {
+		pthread_join(w->thread, NULL);
+		w->running = 0;
+		if (w->rc == 0) {
+			*rows = w->rows;
+			w->rows = NULL;
+			return 0;
+		}
+	}
+	return pq_op_sums_compute(db, pending, rows, err);
+}
+
+/* Writes every derived table of the pending runs, in the caller's transaction; tb_op_sums's rows
+ * from the worker w when there is one. */
+static int derive(sqlite3 *db, op_worker *w, pq_error *err)
 {
 	char sql[1024];
 	unsigned shadows = 0;
 
-	/* A file this build has not upgraded (read-only use), or no functions: nothing to write. */
-	if (!pq_db_has_table(db, "derived_runs", -1) || !has_functions(db))
-		return 0;
 	for (size_t i = 0; i < NDERIVED; i++) {
 		char pending[256];
 
 		snprintf(pending, sizeof(pending), PENDING, derived[i]);
 		/* tb_op_sums: evaluated in C (derive_ops.c says why); every other: by its view */
 		if (strcmp(derived[i], "tb_op_sums") == 0) {
-			if (pq_derive_op_sums(db, pending, err) != 0)
-				return -1;
+			pq_op_sums *rows = NULL;
+			int rc = op_rows(db, pending, w, &rows, err);
+
+			if (rc == 0)
+				rc = pq_op_sums_insert(db, rows, err);
+			pq_op_sums_free(rows);
+			if (rc != 0)
+				goto fail;
 			snprintf(sql, sizeof(sql), "INSERT INTO derived_runs (run_id, name) SELECT id, '%s' "
 				 "FROM (%s)", derived[i], pending);
 		} else {
@@ -110,13 +162,50 @@ int pq_db_derive(sqlite3 *db, pq_error *err)
 				 derived[i], derived[i], pending, derived[i], pending);
 		}
 		if (pq_db_exec(db, sql, "cannot write the derived tables", err) != 0 ||
-		    shadow(db, derived[i], &shadows, err) != 0) {
-			drop_shadows(db, shadows);
-			return -1;
-		}
+		    shadow(db, derived[i], &shadows, err) != 0)
+			goto fail;
 	}
 	drop_shadows(db, shadows);
 	return 0;
+fail:
+	drop_shadows(db, shadows);
+	return -1;
+}
+
+/* Whether db can derive: a file with the tables, and the functions the definitions call. */
+static int can_derive(sqlite3 *db)
+{
+	return pq_db_has_table(db, "derived_runs", -1) && has_functions(db);
+}
+
+int pq_db_derive(sqlite3 *db, pq_error *err)
+{
+	return can_derive(db) ? derive(db, NULL, err) : 0;
+}
+
+int pq_db_derive_now(sqlite3 *db, pq_error *err)
+{
+	const char *path = sqlite3_db_filename(db, "main");
+	op_worker w = { 0 };
+	int rc;
+
+	if (!can_derive(db))
+		return 0;
+	/* The write lock first: no other writer commits between the worker's snapshot and ours. */
+	if (pq_db_exec(db, "BEGIN IMMEDIATE", "cannot write the derived tables", err) != 0)
+		return -1;
+	/* The operator tree (most of the work) on the second CPU while this one does the rest. */
+	if (path != NULL && path[0] != '\0' && (w.path = strdup(path)) != NULL)
+		w.running = pthread_create(&w.thread, NULL, op_work, &w) == 0;
+	rc = derive(db, &w, err);
+	if (w.running)
+		pthread_join(w.thread, NULL);
+	free(w.path);
+	pq_op_sums_free(w.rows);
+	if (rc == 0)
+		return pq_db_exec(db, "COMMIT", "cannot write the derived tables", err);
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
 }
 
 int pq_db_forget_derived(sqlite3 *db, pq_error *err)

@@ -9,7 +9,7 @@
  * enclosed nodes (as nest_sum), the listed operators' times grouped by name and input shape, and
  * the per-run Tensor Core ratio. tests/reports/derived.t checks it gives the view's rows exactly.
  */
-#include "db.h"
+#include "derive.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +26,7 @@ typedef struct {
 
 typedef struct {
 	sqlite3_int64 run, name, host_total;
-	const char *shape; /* owned by the shapes array */
+	const char *shape; /* owned by the result's shapes array */
 	double dev_self, dev_total, host_self, tc_self, tc_total;
 	int elig;
 } ostat;
@@ -273,6 +273,27 @@ static orun *run_of(orun *runs, size_t nruns, sqlite3_int64 run)
 }
 
 /* Groups the listed operators per (run, name, shape) and inserts the rows. */
+struct pq_op_sums {
+	ostat *s;
+	size_t ns;
+	orun *runs;
+	size_t nruns;
+	char **shapes;
+	size_t nshapes;
+};
+
+void pq_op_sums_free(pq_op_sums *r)
+{
+	if (r == NULL)
+		return;
+	for (size_t i = 0; i < r->nshapes; i++)
+		free(r->shapes[i]);
+	free(r->shapes);
+	free(r->runs);
+	free(r->s);
+	free(r);
+}
+
 static int insert_sums(sqlite3 *db, ostat *s, size_t ns, orun *runs, size_t nruns, pq_error *err)
 {
 	sqlite3_stmt *st = NULL;
@@ -322,62 +343,67 @@ static int insert_sums(sqlite3 *db, ostat *s, size_t ns, orun *runs, size_t nrun
 	return rc;
 }
 
-int pq_derive_op_sums(sqlite3 *db, const char *pending, pq_error *err)
+int pq_op_sums_compute(sqlite3 *db, const char *pending, pq_op_sums **out, pq_error *err)
 {
+	pq_op_sums *r = calloc(1, sizeof *r);
 	onode *a = NULL;
-	ostat *s = NULL;
-	orun *runs = NULL;
 	sqlite3_int64 *ids = NULL;
-	char **shapes = NULL;
 	int *stack = NULL, rc = -1;
-	size_t n, nshapes = 0, ns = 0, nruns = 0, i;
+	size_t n = 0, i;
 
+	*out = NULL;
+	if (r == NULL)
+		return pq_fail(err, "out of memory");
 	if (load_nodes(db, pending, &a, &n, err) != 0)
-		return -1;
+		goto done;
 	if (n == 0) {
-		free(a);
-		return 0;
+		rc = 0;
+		goto done;
 	}
 	qsort(a, n, sizeof(onode), cmp_tree);
-	if ((stack = malloc(n * sizeof(int))) == NULL || (s = malloc(n * sizeof(ostat))) == NULL ||
-	    (runs = calloc(n, sizeof(orun))) == NULL) {
+	if ((stack = malloc(n * sizeof(int))) == NULL || (r->s = malloc(n * sizeof(ostat))) == NULL ||
+	    (r->runs = calloc(n, sizeof(orun))) == NULL) {
 		pq_fail(err, "out of memory");
 		goto done;
 	}
 	build_tree(a, n, stack);
-	if (load_shapes(db, pending, &ids, &shapes, &nshapes, err) != 0)
+	if (load_shapes(db, pending, &ids, &r->shapes, &r->nshapes, err) != 0)
 		goto done;
 	for (i = 0; i < n; i++) {
 		const onode *x = &a[i], *o = &a[x->src];
-		orun *r;
+		orun *run;
 
 		if (x->absorbed)
 			continue;
-		if ((r = run_of(runs, nruns, x->run)) == NULL) {
-			r = &runs[nruns++];
-			r->run = x->run;
+		if ((run = run_of(r->runs, r->nruns, x->run)) == NULL) {
+			run = &r->runs[r->nruns++];
+			run->run = x->run;
 		}
 		if (x->se && x->sum_se == 0)
-			r->bottom_k += o->k;
+			run->bottom_k += o->k;
 		if (x->kind != 2 || !x->listed)
 			continue;
-		r->listed_k += o->k;
-		s[ns++] = (ostat){ .run = x->run, .name = x->name, .host_total = x->end - x->start,
-				   .shape = shape_of(ids, shapes, nshapes, x->id), .dev_self = o->dev,
-				   .dev_total = o->dev + x->sum_dev,
-				   .host_self = (double)(x->end - x->start) - o->kids_dur - o->rt,
-				   .tc_self = o->tc, .tc_total = o->tc + x->sum_tc,
-				   .elig = x->tcl || x->sum_tcl > 0 };
+		run->listed_k += o->k;
+		r->s[r->ns++] = (ostat){ .run = x->run, .name = x->name, .host_total = x->end - x->start,
+					 .shape = shape_of(ids, r->shapes, r->nshapes, x->id),
+					 .dev_self = o->dev, .dev_total = o->dev + x->sum_dev,
+					 .host_self = (double)(x->end - x->start) - o->kids_dur - o->rt,
+					 .tc_self = o->tc, .tc_total = o->tc + x->sum_tc,
+					 .elig = x->tcl || x->sum_tcl > 0 };
 	}
-	rc = insert_sums(db, s, ns, runs, nruns, err);
+	rc = 0;
 done:
-	for (i = 0; i < nshapes; i++)
-		free(shapes[i]);
-	free(shapes);
 	free(ids);
-	free(runs);
-	free(s);
 	free(stack);
 	free(a);
+	if (rc == 0)
+		*out = r;
+	else
+		pq_op_sums_free(r);
 	return rc;
+}
+
+int pq_op_sums_insert(sqlite3 *db, pq_op_sums *r, pq_error *err)
+{
+	return insert_sums(db, r->s, r->ns, r->runs, r->nruns, err);
 }

@@ -814,9 +814,12 @@ int pq_store_finish_run(pq_store *s, pq_error *err)
 	bind_int(st, 3, s->span_end);
 	rc = step_done(s, st, "cannot finish the run", err);
 	sqlite3_finalize(st);
-	/* The finished run's derived tables, in its transaction (and those of any finished run that
-	 * lacks them: a file written before them, or whose definitions changed). */
-	if (rc != 0 || pq_db_derive(s->db, err) != 0 || pq_store_commit(s, err) != 0)
+	if (rc != 0 || pq_store_commit(s, err) != 0)
+		return -1;
+	/* The finished run's derived tables (and those of any finished run that lacks them: a file
+	 * written before them, or whose definitions changed), in a transaction of their own: a crash
+	 * in between leaves a run the views compute from its events until the next write. */
+	if (pq_db_derive_now(s->db, err) != 0)
 		return -1;
 	s->run_id = 0;
 	release_run(s);

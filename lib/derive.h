@@ -1,0 +1,15 @@
+/* derive.h - shared by the files that write the derived tables (db_derive.c, derive_ops.c). */
+#ifndef PQ_DERIVE_H
+#define PQ_DERIVE_H
+
+#include "db.h"
+
+/* tb_op_sums rows computed from a connection's committed data (derive_ops.c), for the runs the
+ * query pending selects; written by pq_op_sums_insert, possibly on another connection. Owned by
+ * the caller: pq_op_sums_free. */
+typedef struct pq_op_sums pq_op_sums;
+int pq_op_sums_compute(sqlite3 *db, const char *pending, pq_op_sums **out, pq_error *err);
+int pq_op_sums_insert(sqlite3 *db, pq_op_sums *r, pq_error *err);
+void pq_op_sums_free(pq_op_sums *r);
+
+#endif
