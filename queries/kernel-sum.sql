@@ -12,7 +12,9 @@
 -- kernel_parser.py, op_agg.py::aggregate_kernels at 041e7ce9; notes/kineto_hta.md §1.6):
 --  * by kernel: every kernel, grouped by name; mean_blocks_per_sm and
 --    mean_est_achieved_occupancy_pct are weighted by kernel duration, a missing value counting 0
---    (0 when all durations are 0); tensor_cores_used: tb_plugin's 18 name patterns.
+--    (0 when all durations are 0); tensor_cores_used: tb_plugin's 18 name patterns. The
+--    v_tb_kernel_sums view (schema/views.sql, docs/schema.md; stored for finished runs in
+--    tb_kernel_sums); by kernel+op below.
 --  * by kernel+op: kernels whose runtime call is known, keyed by (name, the operator owning the
 --    runtime call's external id or 'N/A', grid, block, registers, shared memory); grid and block
 --    print as tb_plugin does, '[x, y, z]'. A launch field the trace lacks is NULL (tb_plugin's
@@ -25,7 +27,7 @@ sel AS (  -- the runs holding a PyTorch profiler trace
     AND EXISTS (SELECT 1 FROM ranges x WHERE x.run_id = r.id AND x.kind IN (2, 3, 5))
 ),
 kn AS MATERIALIZED (  -- kernel names: Tensor Cores by tb_plugin's patterns, once a name
-  SELECT n.id, n.value AS kname,
+  SELECT n.id,
          coalesce(tensor_core_pattern(n.value) IN ('h884', 's884', 'h1688', 's1688', 'hmma', 'i8816', '16816',
            'dgrad_1x1_stride_2x2', 'first_layer_wgrad_kernel', 'conv1x1', 'conv2d_c1_k1', 'direct_group',
            'xmma_implicit_gemm', 'xmma_sparse_conv', 'xmma_warp_specialized_implicit_gemm', 'xmma_gemm',
@@ -56,24 +58,20 @@ kop AS (  -- kernel+op rows: kernels whose runtime call is in the trace
   LEFT JOIN ranges opr ON opr.id = o.id LEFT JOIN strings opn ON opn.id = opr.name_id
 ),
 -- one branch per :by, each a whole query: the constant WHERE skips the other before it reads
-rows_ AS (
-  SELECT run_id, name_id, NULL AS op, NULL AS grid, NULL AS block, NULL AS regs, NULL AS smem, tc, dur,
-         blocks_per_sm, est_occupancy_pct
-  FROM k WHERE coalesce(:by, 'kernel') = 'kernel'
+grouped AS (
+  SELECT run_id, name_id, NULL AS op, NULL AS grid, NULL AS block, NULL AS regs, NULL AS smem,
+         tensor_cores_used, calls, total_ns, mean_ns, max_ns, min_ns, mean_blocks_per_sm,
+         mean_est_achieved_occupancy_pct
+  FROM v_tb_kernel_sums WHERE coalesce(:by, 'kernel') = 'kernel' AND run_id IN (SELECT run_id FROM sel)
   UNION ALL
-  SELECT run_id, name_id, op, grid, block, regs, smem, tc, dur, blocks_per_sm, est_occupancy_pct
-  FROM kop WHERE :by = 'kernel+op'
-),
-grouped AS (  -- by name id, not text: the name is looked up once a group
-  SELECT run_id, name_id, op, grid, block, regs, smem, max(tc) AS tensor_cores_used, count(*) AS calls,
-         sum(dur) AS total_ns, CAST(round(avg(dur)) AS INTEGER) AS mean_ns, max(dur) AS max_ns, min(dur) AS min_ns,
-         coalesce(round(total(coalesce(blocks_per_sm, 0) * dur) / nullif(sum(dur), 0), 2), 0.0) AS mean_blocks_per_sm,
+  SELECT run_id, name_id, op, grid, block, regs, smem, max(tc), count(*), sum(dur),
+         CAST(round(avg(dur)) AS INTEGER), max(dur), min(dur),
+         coalesce(round(total(coalesce(blocks_per_sm, 0) * dur) / nullif(sum(dur), 0), 2), 0.0),
          coalesce(round(total(coalesce(est_occupancy_pct, 0) * dur) / nullif(sum(dur), 0), 2), 0.0)
-           AS mean_est_achieved_occupancy_pct
-  FROM rows_
+  FROM kop WHERE :by = 'kernel+op'
   GROUP BY run_id, name_id, op, grid, block, regs, smem
 )
-SELECT g.run_id, n.kname AS name, g.op, g.grid, g.block, g.regs AS registers_per_thread,
+SELECT g.run_id, n.value AS name, g.op, g.grid, g.block, g.regs AS registers_per_thread,
        g.smem AS shared_memory_bytes, g.tensor_cores_used, g.calls, g.total_ns, g.mean_ns, g.max_ns, g.min_ns,
        g.mean_blocks_per_sm, g.mean_est_achieved_occupancy_pct,
        CASE WHEN g.op IS NOT NULL THEN g.op IN ('aten::_convolution', 'aten::conv1d', 'aten::conv2d',
@@ -90,6 +88,6 @@ SELECT g.run_id, n.kname AS name, g.op, g.grid, g.block, g.regs AS registers_per
          'aten::cudnn_convolution_transpose_backward_input', 'AddmmBackward',
          'aten::cudnn_convolution_backward_input', 'AddbmmBackward', 'aten::cudnn_convolution_backward')
        END AS op_tc_eligible
-FROM grouped g JOIN kn n ON n.id = g.name_id
+FROM grouped g JOIN strings n ON n.id = g.name_id
 ORDER BY g.run_id, g.total_ns DESC, name
 LIMIT coalesce(:limit, -1);

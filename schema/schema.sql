@@ -471,6 +471,19 @@ CREATE TABLE tb_op_sums (
   tc_eligible_ops_kernel_pct  REAL
 );
 
+CREATE TABLE tb_kernel_sums (
+  run_id                           INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  name_id                          INTEGER NOT NULL REFERENCES strings(id),
+  tensor_cores_used                INTEGER,
+  calls                            INTEGER,
+  total_ns                         INTEGER,
+  mean_ns                          INTEGER,
+  max_ns                           INTEGER,
+  min_ns                           INTEGER,
+  mean_blocks_per_sm               REAL,
+  mean_est_achieved_occupancy_pct  REAL
+);
+
 -- Indexes: time-range scans per run, per-thread/per-device sweeps, correlation and external-id
 -- joins (kernel -> launching call -> enclosing op), and the run_id lookups that deleting a run
 -- needs.

@@ -577,3 +577,36 @@ SELECT s.run_id, s.name_id, s.shape, count(*), total(s.dev_self), total(s.dev_to
        sum(s.host_total), max(s.elig OR s.tc_total > 0), total(s.tc_self), total(s.tc_total), t.pct
 FROM stats s JOIN tc_ops t USING (run_id)
 GROUP BY s.run_id, s.name_id, s.shape;
+
+-- tb_plugin's kernel view per run and kernel name (kernel_parser.py, op_agg.py::aggregate_kernels
+-- at 041e7ce9; notes/kineto_hta.md §1.6; the kernel-sum report reads it): every kernel of a run
+-- holding a PyTorch profiler trace (cpu_op, user_annotation or python_function ranges), grouped
+-- by name: calls, total/mean (rounded)/max/min duration; mean blocks per SM and mean estimated
+-- achieved occupancy weighted by duration, a missing value counting 0 (0.0 when every duration is
+-- 0), rounded to 2 places; tensor_cores_used by tb_plugin's 18 name patterns. Finished runs' rows
+-- are stored in tb_kernel_sums.
+CREATE VIEW v_tb_kernel_sums AS
+WITH
+todo AS MATERIALIZED (SELECT id AS run_id FROM runs r
+  WHERE id NOT IN (SELECT run_id FROM derived_runs WHERE name = 'tb_kernel_sums')
+    AND EXISTS (SELECT 1 FROM ranges x WHERE x.run_id = r.id AND x.kind IN (2, 3, 5))),
+kn AS MATERIALIZED (  -- kernel names: Tensor Cores by tb_plugin's patterns, once a name
+  SELECT n.id,
+         coalesce(tensor_core_pattern(n.value) IN ('h884', 's884', 'h1688', 's1688', 'hmma', 'i8816', '16816',
+           'dgrad_1x1_stride_2x2', 'first_layer_wgrad_kernel', 'conv1x1', 'conv2d_c1_k1', 'direct_group',
+           'xmma_implicit_gemm', 'xmma_sparse_conv', 'xmma_warp_specialized_implicit_gemm', 'xmma_gemm',
+           'xmma_sparse_gemm', 'c1688'), 0) AS tc
+  FROM strings n WHERE n.id IN (SELECT name_id FROM kernels)
+)
+SELECT run_id, name_id, tensor_cores_used, calls, total_ns, mean_ns, max_ns, min_ns, mean_blocks_per_sm,
+       mean_est_achieved_occupancy_pct
+FROM tb_kernel_sums WHERE run_id IN (SELECT run_id FROM derived_runs WHERE name = 'tb_kernel_sums')
+UNION ALL
+SELECT k.run_id, k.name_id, max(n.tc), count(*), sum(k.end_ns - k.start_ns),
+       CAST(round(avg(k.end_ns - k.start_ns)) AS INTEGER), max(k.end_ns - k.start_ns), min(k.end_ns - k.start_ns),
+       coalesce(round(total(coalesce(k.blocks_per_sm, 0) * (k.end_ns - k.start_ns))
+                      / nullif(sum(k.end_ns - k.start_ns), 0), 2), 0.0),
+       coalesce(round(total(coalesce(k.est_occupancy_pct, 0) * (k.end_ns - k.start_ns))
+                      / nullif(sum(k.end_ns - k.start_ns), 0), 2), 0.0)
+FROM todo t CROSS JOIN kernels k ON k.run_id = t.run_id CROSS JOIN kn n ON n.id = k.name_id
+GROUP BY k.run_id, k.name_id;
