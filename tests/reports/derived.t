@@ -1,0 +1,74 @@
+#!/bin/sh
+# The derived tables (docs/schema.md, Derived tables): written with every finished run, the same
+# rows their views compute from the events (tb_op_sums comes from lib/derive_ops.c, the others from
+# the views), read by the reports; a run without them (an open one, an older file) computed on the
+# fly with the same numbers; added to an older file by the next write; kept by merge.
+. "${0%/*}/../lib.sh"
+cd "$TMP"
+K1=$DATA/kineto/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz
+K4=$DATA/kineto/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz
+GM=$DATA/kineto/tb_plugin_test/gpu_metrics_input.json
+NSYS=$DATA/nsys/mock.sqlite
+REPORTS="step-breakdown gpu-summary op-sum kernel-sum"
+
+py "$TOP/tests/reports/hta_traces.py" --rank 0 --sync >hta.json      # partial overlaps, NCCL
+py "$TOP/bench/gen_module_trace.py" 30 mod.json                      # same-name chains, modules
+"$PROFQ" import -q -o all.db "$K1" "$K4" "$GM" "$NSYS" hta.json mod.json >/dev/null
+ok $? "six traces (Kineto samples, a tb_plugin test trace, an nsys export, generated) in one file"
+is "$(sqlite all.db "SELECT count(*) FROM derived_runs")" 30 "every run is listed for each of the 5 tables"
+
+check() { # DB: each table's stored rows are its view's
+	py "$TOP/tests/reports/derived_check.py" "$1" "$EXT" >check.out 2>&1
+	ok $? "derived_check.py $1 ran$(grep -v '	' check.out | head -c 200)"
+	tab=$(printf '\t')
+	while IFS="$tab" read -r t result; do
+		[ "$t" = listed ] && continue
+		like "$result" '^same' "$1: $t holds what v_$t computes"
+	done <check.out
+}
+check all.db
+ok "$([ "$(sqlite all.db "SELECT count(*) FROM tb_op_sums")" -gt 100 ]; echo $?)" "tb_op_sums has rows"
+
+# The reports on stored rows and on rows computed from the events (nothing listed) agree.
+cp all.db none.db
+sqlite none.db "DELETE FROM derived_runs"
+for r in $REPORTS; do
+	is "$("$PROFQ" "$r" none.db --format csv)" "$("$PROFQ" "$r" all.db --format csv)" "$r: computed = stored"
+done
+is "$("$PROFQ" op-sum none.db --by name+input-shape --format csv | md5sum)" \
+	"$("$PROFQ" op-sum all.db --by name+input-shape --format csv | md5sum)" "op-sum by shape: computed = stored"
+is "$(sqlite none.db "SELECT count(*) FROM sqlite_temp_master")" 0 "reading did not write anything"
+
+# A run still being written is computed from its events, then derived once it is closed.
+cp all.db open.db
+sqlite open.db "UPDATE runs SET status = 'open' WHERE id = 1; DELETE FROM derived_runs WHERE run_id = 1"
+is "$("$PROFQ" op-sum open.db --run 1 --format csv)" "$("$PROFQ" op-sum all.db --run 1 --format csv)" \
+	"an open run: computed from its events"
+"$PROFQ" repair open.db >/dev/null 2>&1
+is "$(sqlite open.db "SELECT status, (SELECT count(*) FROM derived_runs WHERE run_id = 1) FROM runs WHERE id = 1")" \
+	"aborted|5" "repair closes it as aborted and derives it"
+
+# A file written before the derived tables: read as before, upgraded by the next write.
+"$PROFQ" import -q -o old.db "$K1" >/dev/null
+sqlite old.db "DROP VIEW v_tb_op_sums; DROP VIEW v_tb_op_nodes; DROP VIEW v_tb_kernel_sums;
+	DROP VIEW v_tb_gpu_metrics; DROP VIEW v_tb_step_times; DROP VIEW v_tb_steps; DROP TABLE derived_runs; DROP TABLE tb_steps;
+	DROP TABLE tb_step_times; DROP TABLE tb_gpu_metrics; DROP TABLE tb_kernel_sums; DROP TABLE tb_op_sums"
+for r in $REPORTS; do
+	is "$("$PROFQ" "$r" old.db --format csv)" "$("$PROFQ" "$r" all.db --run 1 --format csv)" "older file: $r as before"
+done
+is "$(sqlite old.db "SELECT count(*) FROM sqlite_master WHERE name LIKE 'tb_%' OR name = 'derived_runs'")" 0 \
+	"reading it added nothing"
+like "$(cd "$TOP" && sqlite "$TMP/old.db" ".load $EXT" ".read queries/op-sum.sql" 2>&1)" "no such table" \
+	"sqlite3 on it: no such table"
+"$PROFQ" import -q -o old.db mod.json >/dev/null
+is "$(sqlite old.db "SELECT count(*) FROM derived_runs")" 10 "an import into it adds the tables and derives both runs"
+check old.db
+
+# merge keeps them (ids mapped), and they still match.
+"$PROFQ" import -q -o a.db "$GM" >/dev/null && "$PROFQ" import -q -o b.db mod.json >/dev/null &&
+	"$PROFQ" merge -o m.db a.db b.db >/dev/null 2>&1
+ok $? "merge two files"
+is "$(sqlite m.db "SELECT count(*) FROM derived_runs")" 10 "the merged runs are derived"
+check m.db
+
+done_testing
