@@ -1,9 +1,9 @@
 /* derive_ops.c - tb_op_sums for finished runs: the tree part of v_tb_op_sums, evaluated in C.
  *
  * v_tb_op_sums (schema/views.sql) is the definition, and computes any run tb_op_sums does not hold.
- * SQLite needs ~250 ms for it on the 75 k-event ResNet50 sample (a dozen joins and two window passes
- * over ~24 k nodes, at ~1 us a row each), more than the rest of the import; this file takes the
- * same nodes and own times from v_tb_op_nodes (SQL, the tb-specific part: which ranges are nodes,
+ * SQLite needs ~250 ms for it on the 75 k-event ResNet50 sample (a dozen joins and two window
+ * passes over ~24 k nodes, at ~1 us a row each), most of the import again; ~80 ms this way, nearly
+ * all of it the SQL input. This file takes the same nodes and own times from v_tb_op_nodes (SQL, the tb-specific part: which ranges are nodes,
  * which runtime calls and device events are whose) and does what v_tb_op_sums does with them:
  * nesting (the innermost enclosing node, as nest_parent), remove_dup_nodes chains, sums over
  * enclosed nodes (as nest_sum), the listed operators' times grouped by name and input shape, and
