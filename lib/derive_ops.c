@@ -3,8 +3,9 @@
  * v_tb_op_sums (schema/views.sql) is the definition, and computes any run tb_op_sums does not hold.
  * SQLite needs ~250 ms for it on the 75 k-event ResNet50 sample (a dozen joins and two window
  * passes over ~24 k nodes, at ~1 us a row each), most of the import again; ~80 ms this way, nearly
- * all of it the SQL input. This file takes the same nodes and own times from v_tb_op_nodes (SQL, the tb-specific part: which ranges are nodes,
- * which runtime calls and device events are whose) and does what v_tb_op_sums does with them:
+ * all of it the SQL input. This file takes the same nodes and own times from v_tb_op_nodes (SQL,
+ * the tb-specific part: which ranges are nodes, which runtime calls and device events are whose)
+ * and does what v_tb_op_sums does with them:
  * nesting (the innermost enclosing node, as nest_parent), remove_dup_nodes chains, sums over
  * enclosed nodes (as nest_sum), the listed operators' times grouped by name and input shape, and
  * the per-run Tensor Core ratio. tests/reports/derived.t checks it gives the view's rows exactly.
@@ -84,8 +85,8 @@ static int fail_db(sqlite3 *db, pq_error *err)
 /* The nodes of the pending runs, from v_tb_op_nodes. */
 static int load_nodes(sqlite3 *db, const char *pending, onode **out, size_t *n, pq_error *err)
 {
-	char *sql = sqlite3_mprintf("SELECT run_id, id, thread_id, start_ns, end_ns, kind, name_id, listed, "
-				    "step, tcl, rt_ns, dev_ns, tc_ns, k_ns FROM v_tb_op_nodes "
+	char *sql = sqlite3_mprintf("SELECT run_id, id, thread_id, start_ns, end_ns, kind, name_id, "
+				    "listed, step, tcl, rt_ns, dev_ns, tc_ns, k_ns FROM v_tb_op_nodes "
 				    "WHERE run_id IN (%s)", pending);
 	sqlite3_stmt *st = NULL;
 	size_t cap = 0;
