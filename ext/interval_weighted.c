@@ -139,7 +139,13 @@ static void w_final(sqlite3_context *ctx)
 			sqlite3_int64 a = p[i].t > ws ? p[i].t : ws;
 			sqlite3_int64 b = p[i + 1].t < we ? p[i + 1].t : we;
 			double l = st->has_cap && level > st->level_cap ? st->level_cap : level;
-			total += l * (double)(b - a);
+			sqlite3_int64 len = pq_iv_len(ctx, FN, a, b);
+
+			if (len < 0) {
+				sqlite3_free(p);
+				goto done;
+			}
+			total += l * (double)len;
 			counted++;
 		}
 	}
