@@ -301,6 +301,8 @@ static int insert_sums(sqlite3 *db, ostat *s, size_t ns, orun *runs, size_t nrun
 	size_t i, j;
 	int rc = 0;
 
+	if (ns == 0)
+		return 0;
 	qsort(s, ns, sizeof(ostat), cmp_stat);
 	if (sqlite3_prepare_v2(db, "INSERT INTO tb_op_sums (run_id, name_id, input_shape, calls, "
 			       "device_self_ns, device_total_ns, host_self_ns, host_total_ns, tc_eligible, "
