@@ -145,11 +145,11 @@ static int derive(sqlite3 *db, op_worker *w, pq_error *err)
 		char pending[256];
 
 		snprintf(pending, sizeof(pending), PENDING, derived[i]);
-		/* tb_op_sums: evaluated in C (derive_ops.c says why); every other: by its view */
 		/* Rows a run left unlisted (by hand, or a profq that lost track) would block it. */
 		snprintf(sql, sizeof(sql), "DELETE FROM \"%s\" WHERE run_id IN (%s)", derived[i], pending);
 		if (pq_db_exec(db, sql, "cannot write the derived tables", err) != 0)
 			goto fail;
+		/* tb_op_sums: evaluated in C (derive_ops.c says why); every other: by its view */
 		if (strcmp(derived[i], "tb_op_sums") == 0) {
 			pq_op_sums *rows = NULL;
 			int rc = op_rows(db, pending, w, &rows, err);
