@@ -21,7 +21,7 @@ int pq_cli_usage_text(FILE *out)
 	      "\n"
 	      "Commands:\n", out);
 	for (const pq_command *c = pq_commands; c->name != NULL; c++)
-		fprintf(out, "  %-9s %s\n", c->name, c->synopsis);
+		fprintf(out, "  %-10s %s\n", c->name, c->synopsis);
 	fputs("\n"
 	      "Reports: 'profq report --list' lists them; each takes the options its file declares\n"
 	      "(as --NAME VALUE or --param NAME=VALUE) and --run, --limit, --format.\n"
