@@ -4,9 +4,14 @@
 -- report's plain definition (queries/comm-overlap.sql --mode exact: every kernel, ns times;
 -- not HTA's whole-µs step cut) in ClickHouse SQL: the same kernel classes by
 -- name pattern, |COMM ∩ COMP| = |COMM| + |COMP| - |COMM ∪ COMP|, unions by a sorted sweep.
--- Every pushed run that completed is a rank (push_id in runs). Rows by rank.
+-- overlap_pct: 2 places, half to even as the local report (HTA's numpy round; ClickHouse's
+-- round() goes half away from zero). Every pushed run that completed is a rank (push_id in runs).
+-- Rows by rank.
+SELECT rank, comm_ns, overlap_ns,
+       if(comm_ns = 0, NULL, (fy + (y - fy > 0.5 OR (y - fy = 0.5 AND fy % 2 != 0))) / 100) AS overlap_pct
+FROM (
 SELECT rank, comm AS comm_ns, comm + comp - both_ AS overlap_ns,
-       if(comm = 0, NULL, round(100 * (comm + comp - both_) / comm, 2)) AS overlap_pct
+       100 * (100 * (overlap_ns / comm)) AS y, floor(y) AS fy
 FROM (
   SELECT rank FROM runs WHERE push_id GLOBAL IN (SELECT push_id FROM runs)
 )
@@ -40,4 +45,5 @@ ANY LEFT JOIN (
   )
   GROUP BY rank
 ) USING rank
+)
 ORDER BY rank;
