@@ -446,6 +446,22 @@ static void free_state(pstate *st)
 }
 
 /* The sweep. Returns SQLITE_OK with the result set, or an error already set on ctx. */
+/* Ranks the keys by (priority, category name): order[r] is the key of rank r, rank_of[key] its
+ * rank, rank_cat[r] the category of rank r. */
+static void rank_keys(const pstate *st, psort *order, uint32_t *rank_of, uint32_t *rank_cat)
+{
+	for (uint32_t i = 0; i < st->nkeys; i++) {
+		order[i].prio = st->keys[i].prio;
+		order[i].cat = &st->cats[st->keys[i].cat];
+		order[i].idx = i;
+	}
+	qsort(order, st->nkeys, sizeof(psort), cmp_psort);
+	for (uint32_t i = 0; i < st->nkeys; i++) {
+		rank_of[order[i].idx] = i;
+		rank_cat[i] = st->keys[order[i].idx].cat;
+	}
+}
+
 static void pb_compute(sqlite3_context *ctx, pstate *st)
 {
 	sqlite3_int64 ws, we, total = 0, other = 0, prev;
@@ -485,16 +501,7 @@ static void pb_compute(sqlite3_context *ctx, pstate *st)
 	ev = sqlite3_malloc64((sqlite3_uint64)(2 * st->nrows + 1) * sizeof(pev));
 	if (order == NULL || rank_of == NULL || rank_cat == NULL || tree == NULL || ev == NULL)
 		goto nomem;
-	for (i = 0; i < st->nkeys; i++) {
-		order[i].prio = st->keys[i].prio;
-		order[i].cat = &st->cats[st->keys[i].cat];
-		order[i].idx = i;
-	}
-	qsort(order, st->nkeys, sizeof(psort), cmp_psort);
-	for (i = 0; i < st->nkeys; i++) {
-		rank_of[order[i].idx] = i;
-		rank_cat[i] = st->keys[order[i].idx].cat;
-	}
+	rank_keys(st, order, rank_of, rank_cat);
 	memset(tree, 0, (size_t)2 * size * sizeof(uint32_t));
 
 	/* Events, clipped to the window. */
@@ -646,16 +653,7 @@ static void pb_compute_multi(sqlite3_context *ctx, pstate *st)
 	    ns == NULL || byst == NULL || act == NULL)
 		goto nomem;
 	memset(ns, 0, (W + 1) * (ncats + 1) * sizeof(sqlite3_int64));
-	for (i = 0; i < st->nkeys; i++) {
-		order[i].prio = st->keys[i].prio;
-		order[i].cat = &st->cats[st->keys[i].cat];
-		order[i].idx = i;
-	}
-	qsort(order, st->nkeys, sizeof(psort), cmp_psort);
-	for (i = 0; i < st->nkeys; i++) {
-		rank_of[order[i].idx] = i;
-		rank_cat[i] = st->keys[order[i].idx].cat;
-	}
+	rank_keys(st, order, rank_of, rank_cat);
 	memset(tree, 0, (size_t)2 * size * sizeof(uint32_t));
 	for (j = 0; any && j < st->nrows; j++) { /* rows clipped to the windows' hull */
 		sqlite3_int64 s = st->rows[j].start > lo ? st->rows[j].start : lo;
