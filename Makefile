@@ -246,3 +246,6 @@ bench: all
 	PROFQ_BUILD=$(B) sh bench/report_times.sh
 	PROFQ_BUILD=$(B) sh bench/peers.sh
 	$(if $(COLLECTOR),PROFQ_BUILD=$(B) sh bench/collector.sh)
+	if command -v clickhouse-server >/dev/null; then \
+		PROFQ_BUILD=$(B) bash bench/clickhouse_push.sh && PROFQ_BUILD=$(B) bash bench/clickhouse_reports.sh; \
+	else echo "bench: no clickhouse-server, ClickHouse benchmarks skipped"; fi

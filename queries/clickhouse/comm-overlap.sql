@@ -3,47 +3,49 @@
 -- computation kernels), overlap_pct (NULL without communication kernels). The local comm-overlap
 -- report's plain definition (queries/comm-overlap.sql --mode exact: every kernel, ns times;
 -- not HTA's whole-µs step cut) in ClickHouse SQL: the same kernel classes by
--- name pattern, |COMM ∩ COMP| = |COMM| + |COMP| - |COMM ∪ COMP|, unions by a sorted sweep.
+-- name pattern, |COMM ∩ COMP| = |COMM| + |COMP| - |COMM ∪ COMP|, unions by a sorted sweep
+-- (each start 2t+1, each end 2t in one sorted array, +1/-1 summed along it).
 -- overlap_pct: 2 places, half to even as the local report (HTA's numpy round; ClickHouse's
 -- round() goes half away from zero). Every pushed run that completed is a rank (push_id in runs).
--- Rows by rank.
+-- Rows by rank (then run key, where the local report orders by run id).
 SELECT rank, comm_ns, overlap_ns,
        if(comm_ns = 0, NULL, (fy + (y - fy > 0.5 OR (y - fy = 0.5 AND fy % 2 != 0))) / 100) AS overlap_pct
 FROM (
-SELECT rank, comm AS comm_ns, comm + comp - both_ AS overlap_ns,
-       100 * (100 * (overlap_ns / comm)) AS y, floor(y) AS fy
-FROM (
-  SELECT rank FROM runs WHERE push_id GLOBAL IN (SELECT push_id FROM runs)
-)
-ANY LEFT JOIN (
-  SELECT rank,
-         sumIf(len, type = 'COMM') AS comm, sumIf(len, type = 'COMP') AS comp, sumIf(len, type = 'BOTH') AS both_
+  SELECT run_key, rank, comm AS comm_ns, comm + comp - both_ AS overlap_ns,
+         100 * (100 * (overlap_ns / comm)) AS y, floor(y) AS fy
   FROM (
-    SELECT rank, type,
-           arraySort(arrayConcat(groupArray((start_ns, toInt64(1))), groupArray((end_ns, toInt64(-1))))) AS ev,
-           arrayMap(x -> x.1, ev) AS t, arrayCumSum(arrayMap(x -> x.2, ev)) AS c,
-           arraySum(arrayMap((d, n) -> if(n > 0, d, 0), arrayPopFront(arrayDifference(t)), arrayPopBack(c))) AS len
-    FROM (
-      SELECT rank, start_ns, end_ns,
-             multiIf(startsWith(name, 'nccl') OR startsWith(name, 'hip') OR startsWith(name, 'hccl')
-                       OR position(name, 'ncclKernel') > 0, 'COMM',
-                     startsWith(name, 'Memcpy') OR startsWith(name, 'hipMemcpy')
-                       OR startsWith(name, 'Memset') OR startsWith(name, 'hipMemset')
-                       OR startsWith(name, 'dma'), 'MEM',
-                     NOT (position(name, 'Memcpy') > 0 OR position(name, 'Memset') > 0
-                       OR position(name, 'dma') > 0 OR position(name, 'Sync') > 0
-                       OR startsWith(name, 'Stream Wait Event') OR match(name, '^cuda.*LaunchKernel')
-                       OR startsWith(name, 'runFunction') OR startsWith(name, 'job_exe')
-                       OR startsWith(name, 'packet') OR startsWith(name, 'pe_exe')
-                       OR startsWith(name, 'cpum_exe_subgraph')
-                       OR startsWith(name, 'collective_subgraph_execution')), 'COMP',
-                     'OTHER') AS type0
-      FROM kernels WHERE push_id GLOBAL IN (SELECT push_id FROM runs)
-    )
-    ARRAY JOIN if(type0 IN ('COMM', 'COMP'), [type0, 'BOTH'], [type0]) AS type
-    GROUP BY rank, type
+    SELECT run_key, rank FROM runs
   )
-  GROUP BY rank
-) USING rank
+  ANY LEFT JOIN (  -- a run without kernels: 0 (join_use_nulls is off)
+    SELECT run_key,
+           sumIf(len, type = 'COMM') AS comm, sumIf(len, type = 'COMP') AS comp, sumIf(len, type = 'BOTH') AS both_
+    FROM (
+      SELECT run_key, type,
+             arraySort(arrayConcat(groupArray(start_ns * 2 + 1), groupArray(end_ns * 2))) AS ev,
+             arrayMap(x -> bitShiftRight(x, 1), ev) AS t,
+             arrayCumSum(arrayMap(x -> bitAnd(x, 1) * 2 - 1, ev)) AS c,
+             arraySum(arrayMap((d, n) -> if(n > 0, d, 0), arrayPopFront(arrayDifference(t)), arrayPopBack(c))) AS len
+      FROM (
+        SELECT run_key, start_ns, end_ns,
+               multiIf(startsWith(name, 'nccl') OR startsWith(name, 'hip') OR startsWith(name, 'hccl')
+                         OR position(name, 'ncclKernel') > 0, 'COMM',
+                       startsWith(name, 'Memcpy') OR startsWith(name, 'hipMemcpy')
+                         OR startsWith(name, 'Memset') OR startsWith(name, 'hipMemset')
+                         OR startsWith(name, 'dma'), 'MEM',
+                       NOT (position(name, 'Memcpy') > 0 OR position(name, 'Memset') > 0
+                         OR position(name, 'dma') > 0 OR position(name, 'Sync') > 0
+                         OR startsWith(name, 'Stream Wait Event') OR match(name, '^cuda.*LaunchKernel')
+                         OR startsWith(name, 'runFunction') OR startsWith(name, 'job_exe')
+                         OR startsWith(name, 'packet') OR startsWith(name, 'pe_exe')
+                         OR startsWith(name, 'cpum_exe_subgraph')
+                         OR startsWith(name, 'collective_subgraph_execution')), 'COMP',
+                       'OTHER') AS type0
+        FROM kernels WHERE end_ns > start_ns AND push_id GLOBAL IN (SELECT push_id FROM runs)
+      )
+      ARRAY JOIN if(type0 IN ('COMM', 'COMP'), [type0, 'BOTH'], [type0]) AS type
+      GROUP BY run_key, type
+    )
+    GROUP BY run_key
+  ) USING run_key
 )
-ORDER BY rank;
+ORDER BY rank, run_key;

@@ -11,7 +11,8 @@
 -- than --chunks ns) are left out. Rows by rank, device (NULL first), chunk; rank is -1 where the
 -- run had none.
 -- ClickHouse 18.16 has no range joins: each operation is sent to the chunks it touches (found by
--- integer division), and unions come from a sorted sweep (+1 at starts, -1 at ends).
+-- integer division), and unions come from a sorted sweep: each start is 2t+1 and each end 2t in
+-- one sorted array, +1/-1 summed along it.
 SELECT rank, if(dev = -1, NULL, dev) AS device, i AS chunk, cs AS start_ns, ce AS end_ns,
        ifNull(busy, 0) AS busy_ns,
        floor(100 * busy_ns / (ce - cs) * 100 * (1 + 3e-16) + 0.5) / 100 AS util_pct
@@ -36,8 +37,9 @@ FROM (
 )
 ANY LEFT JOIN (
   SELECT run_key, dev, i,
-         arraySort(arrayConcat(groupArray((s, toInt64(1))), groupArray((e, toInt64(-1))))) AS ev,
-         arrayMap(x -> x.1, ev) AS t, arrayCumSum(arrayMap(x -> x.2, ev)) AS c,
+         arraySort(arrayConcat(groupArray(s * 2 + 1), groupArray(e * 2))) AS ev,
+         arrayMap(x -> bitShiftRight(x, 1), ev) AS t,
+         arrayCumSum(arrayMap(x -> bitAnd(x, 1) * 2 - 1, ev)) AS c,
          arraySum(arrayMap((d, k) -> if(k > 0, d, 0), arrayPopFront(arrayDifference(t)), arrayPopBack(c))) AS busy
   FROM (
     SELECT run_key, dev, i, greatest(start_ns, s0 + intDiv((s1 - s0) * i, n)) AS s,

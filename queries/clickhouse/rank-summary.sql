@@ -12,75 +12,96 @@
 --    when two or more ranks have it and it is slower than the median (the lowest rank on a tie).
 -- Every completed push (push_id in runs) is a rank; rank is -1 where the run had none (the local
 -- report: NULL). Rows by step, then rank (then run key, where the local report orders by run id).
--- ClickHouse 18.16 has no window functions and no range joins: steps are matched to GPU work
--- through each run's step arrays, unions come from a sorted sweep (+1 at starts, -1 at ends).
+-- ClickHouse 18.16 has no window functions, no range joins, and runs ARRAY JOIN before JOIN in a
+-- query (hence the extra levels). GPU work meets its steps by an equi-join on time buckets: per
+-- run, buckets as wide as its longest step, so a step touches at most two; each (operation,
+-- step) pair is kept once, in the bucket where their intersection starts. Unions come from a
+-- sorted sweep: each start is 2t+1 and each end 2t in one sorted array, +1/-1 summed along it.
 SELECT rank, step, step_ns, computation_ns, communication_ns, overlap_ns, idle_ns,
        round(med, 1) AS median_step_ns, round(step_ns - med, 1) AS excess_ns,
        toUInt8(ranks > 1 AND step_ns > med AND run_key = slow) AS straggler
 FROM (
-  SELECT run_key, rank, step, step_ns, ifNull(comp, 0) AS computation_ns,
-         ifNull(comm, 0) AS communication_ns, ifNull(comp + comm - either, 0) AS overlap_ns,
-         step_ns - ifNull(busy, 0) AS idle_ns
+  SELECT run_key, rank, step, step_ns, comp AS computation_ns, comm AS communication_ns,
+         comp + comm - either AS overlap_ns, step_ns - busy AS idle_ns
   FROM (
-    SELECT run_key, rank, step, se - ss AS step_ns
-    FROM (
-      SELECT run_key, rank, toInt64(extract(name, '^ProfilerStep#([0-9]+)')) AS step,
-             start_ns AS ss, assumeNotNull(end_ns) AS se
-      FROM ranges
-      WHERE kind IN (2, 3) AND match(name, '^ProfilerStep#[0-9]') AND end_ns IS NOT NULL
-        AND push_id GLOBAL IN (SELECT push_id FROM runs)
-    )
+    SELECT run_key, rank, toInt64(extract(name, '^ProfilerStep#([0-9]+)')) AS step,
+           assumeNotNull(end_ns) - start_ns AS step_ns
+    FROM ranges
+    WHERE kind IN (2, 3) AND match(name, '^ProfilerStep#[0-9]') AND end_ns IS NOT NULL
+      AND push_id GLOBAL IN (SELECT push_id FROM runs)
   )
-  ANY LEFT JOIN (
+  ANY LEFT JOIN (  -- no GPU work in a step: 0 (join_use_nulls is off)
     SELECT run_key, step,
-           sumIf(len, class = 'ALL') AS busy, sumIf(len, class = 'COMP') AS comp,
-           sumIf(len, class = 'COMM') AS comm, sumIf(len, class = 'EITHER') AS either
+           sumIf(len, class = 0) AS busy, sumIf(len, class = 1) AS comp,
+           sumIf(len, class = 2) AS comm, sumIf(len, class = 3) AS either
     FROM (
       SELECT run_key, step, class,
-             arraySort(arrayConcat(groupArray((s, toInt64(1))), groupArray((e, toInt64(-1))))) AS ev,
-             arrayMap(x -> x.1, ev) AS t, arrayCumSum(arrayMap(x -> x.2, ev)) AS c,
+             arraySort(arrayConcat(groupArray(s * 2 + 1), groupArray(e * 2))) AS ev,
+             arrayMap(x -> bitShiftRight(x, 1), ev) AS t,
+             arrayCumSum(arrayMap(x -> bitAnd(x, 1) * 2 - 1, ev)) AS c,
              arraySum(arrayMap((d, n) -> if(n > 0, d, 0), arrayPopFront(arrayDifference(t)), arrayPopBack(c))) AS len
       FROM (
-        SELECT run_key, st[i] AS step, greatest(start_ns, sa[i]) AS s, least(end_ns, sb[i]) AS e, type
-        FROM (  -- ARRAY JOIN comes before JOIN in a query: join first, one level down
-        SELECT run_key, start_ns, end_ns, type, st, sa, sb
+        SELECT run_key, step, greatest(start_ns, ss) AS s, least(end_ns, se) AS e, type
         FROM (
-          SELECT run_key, start_ns, end_ns,
-                 multiIf(startsWith(name, 'nccl') OR startsWith(name, 'hip') OR startsWith(name, 'hccl')
-                           OR position(name, 'ncclKernel') > 0, 'COMM',
-                         startsWith(name, 'Memcpy') OR startsWith(name, 'hipMemcpy')
-                           OR startsWith(name, 'Memset') OR startsWith(name, 'hipMemset')
-                           OR startsWith(name, 'dma'), 'MEM',
-                         NOT (position(name, 'Memcpy') > 0 OR position(name, 'Memset') > 0
-                           OR position(name, 'dma') > 0 OR position(name, 'Sync') > 0
-                           OR startsWith(name, 'Stream Wait Event') OR match(name, '^cuda.*LaunchKernel')
-                           OR startsWith(name, 'runFunction') OR startsWith(name, 'job_exe')
-                           OR startsWith(name, 'packet') OR startsWith(name, 'pe_exe')
-                           OR startsWith(name, 'cpum_exe_subgraph')
-                           OR startsWith(name, 'collective_subgraph_execution')), 'COMP',
-                         'OTHER') AS type
-          FROM kernels WHERE push_id GLOBAL IN (SELECT push_id FROM runs)
-          UNION ALL
-          SELECT run_key, start_ns, end_ns, 'MEM' FROM memcpys WHERE push_id GLOBAL IN (SELECT push_id FROM runs)
-          UNION ALL
-          SELECT run_key, start_ns, end_ns, 'MEM' FROM memsets WHERE push_id GLOBAL IN (SELECT push_id FROM runs)
+          SELECT run_key, start_ns, end_ns, type, w, bk
+          FROM (
+            SELECT run_key, start_ns, end_ns, type, w
+            FROM (
+              SELECT run_key, start_ns, end_ns,
+                     multiIf(startsWith(name, 'nccl') OR startsWith(name, 'hip') OR startsWith(name, 'hccl')
+                               OR position(name, 'ncclKernel') > 0, 'COMM',
+                             startsWith(name, 'Memcpy') OR startsWith(name, 'hipMemcpy')
+                               OR startsWith(name, 'Memset') OR startsWith(name, 'hipMemset')
+                               OR startsWith(name, 'dma'), 'MEM',
+                             NOT (position(name, 'Memcpy') > 0 OR position(name, 'Memset') > 0
+                               OR position(name, 'dma') > 0 OR position(name, 'Sync') > 0
+                               OR startsWith(name, 'Stream Wait Event') OR match(name, '^cuda.*LaunchKernel')
+                               OR startsWith(name, 'runFunction') OR startsWith(name, 'job_exe')
+                               OR startsWith(name, 'packet') OR startsWith(name, 'pe_exe')
+                               OR startsWith(name, 'cpum_exe_subgraph')
+                               OR startsWith(name, 'collective_subgraph_execution')), 'COMP',
+                             'OTHER') AS type
+              FROM kernels WHERE end_ns > start_ns AND push_id GLOBAL IN (SELECT push_id FROM runs)
+              UNION ALL
+              SELECT run_key, start_ns, end_ns, 'MEM' FROM memcpys
+              WHERE end_ns > start_ns AND push_id GLOBAL IN (SELECT push_id FROM runs)
+              UNION ALL
+              SELECT run_key, start_ns, end_ns, 'MEM' FROM memsets
+              WHERE end_ns > start_ns AND push_id GLOBAL IN (SELECT push_id FROM runs)
+            )
+            ALL INNER JOIN (  -- the run's bucket width: its longest step
+              SELECT run_key, greatest(toInt64(1), max(assumeNotNull(end_ns) - start_ns)) AS w
+              FROM ranges
+              WHERE kind IN (2, 3) AND match(name, '^ProfilerStep#[0-9]') AND end_ns IS NOT NULL
+                AND push_id GLOBAL IN (SELECT push_id FROM runs)
+              GROUP BY run_key
+            ) USING run_key
+          )
+          ARRAY JOIN arrayMap(x -> intDiv(start_ns, w) + toInt64(x),
+                              range(toUInt64(intDiv(end_ns - 1, w) - intDiv(start_ns, w) + 1))) AS bk
         )
         ALL INNER JOIN (
-          SELECT run_key, groupArray(step) AS st, groupArray(start_ns) AS sa, groupArray(assumeNotNull(end_ns)) AS sb
+          SELECT run_key, st.1 AS step, st.2 AS ss, st.3 AS se, bk
           FROM (
-            SELECT run_key, toInt64(extract(name, '^ProfilerStep#([0-9]+)')) AS step, start_ns, end_ns
-            FROM ranges
-            WHERE kind IN (2, 3) AND match(name, '^ProfilerStep#[0-9]') AND end_ns IS NOT NULL
-              AND push_id GLOBAL IN (SELECT push_id FROM runs)
+            SELECT run_key, st, w
+            FROM (
+              SELECT run_key, groupArray((toInt64(extract(name, '^ProfilerStep#([0-9]+)')), start_ns,
+                                          assumeNotNull(end_ns))) AS sts,
+                     greatest(toInt64(1), max(assumeNotNull(end_ns) - start_ns)) AS w
+              FROM ranges
+              WHERE kind IN (2, 3) AND match(name, '^ProfilerStep#[0-9]') AND end_ns IS NOT NULL
+                AND push_id GLOBAL IN (SELECT push_id FROM runs)
+              GROUP BY run_key
+            )
+            ARRAY JOIN sts AS st
           )
-          GROUP BY run_key
-        ) USING run_key
-        )
-        ARRAY JOIN arrayFilter(j -> sa[j] < end_ns AND sb[j] > start_ns, arrayEnumerate(st)) AS i
+          ARRAY JOIN arrayMap(x -> intDiv(st.2, w) + toInt64(x),
+                              range(toUInt64(greatest(intDiv(st.3 - 1, w) - intDiv(st.2, w) + 1, 0)))) AS bk
+        ) USING (run_key, bk)
+        WHERE ss < end_ns AND se > start_ns AND intDiv(greatest(start_ns, ss), w) = bk
       )
-      ARRAY JOIN multiIf(type = 'COMP', ['ALL', 'COMP', 'EITHER'], type = 'COMM', ['ALL', 'COMM', 'EITHER'],
-                         ['ALL']) AS class
-      WHERE e >= s
+      -- classes: 0 all GPU work, 1 computation, 2 communication, 3 either of the two
+      ARRAY JOIN multiIf(type = 'COMP', [0, 1, 3], type = 'COMM', [0, 2, 3], [0]) AS class
       GROUP BY run_key, step, class
     )
     GROUP BY run_key, step

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""make_ranks.py OUTDIR N SAMPLE.json.gz... - N per-rank Kineto traces from the samples.
+"""make_ranks.py OUTDIR N SAMPLE.json[.gz]... - N per-rank Kineto traces from the samples.
 
 Rank i is sample i % len(samples) with distributedInfo.rank = i, every timestamp shifted by
 i * 1234.567 us, kernel durations scaled by 1 + 0.02 * ((i * 7 + j) % 5) (j: the kernel's index),
@@ -15,7 +15,8 @@ import sys
 def main():
     out, n, samples = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
     for i in range(n):
-        with gzip.open(samples[i % len(samples)], "rt") as f:
+        path = samples[i % len(samples)]
+        with (gzip.open if path.endswith(".gz") else open)(path, "rt") as f:
             trace = json.load(f)
         trace["distributedInfo"] = {"backend": "nccl", "rank": i, "world_size": n}
         shift = i * 1234.567
