@@ -71,13 +71,18 @@ prec AS (
          END AS precision
   FROM opk o
 ),
+prec_m AS MATERIALIZED (SELECT * FROM prec),
+peaks AS MATERIALIZED (  -- the device lookups once per device and precision, not per kernel
+  SELECT device_id, precision, device_peak_flops(device_id, precision) AS peak,
+         device_peak_bandwidth(device_id) AS bw
+  FROM (SELECT DISTINCT device_id, precision FROM prec_m)
+),
 rows_ AS MATERIALIZED (
   SELECT p.*,
          CASE WHEN p.nk = 1 OR p.op_dur = 0 THEN p.op_fl ELSE CAST(round(1.0 * p.op_fl * p.dur / p.op_dur) AS INTEGER) END AS flops,
          CASE WHEN p.nk = 1 OR p.op_dur = 0 THEN p.op_by ELSE CAST(round(1.0 * p.op_by * p.dur / p.op_dur) AS INTEGER) END AS bytes,
-         device_peak_flops(p.device_id, p.precision) AS peak,
-         device_peak_bandwidth(p.device_id) AS bw
-  FROM prec p
+         x.peak, x.bw
+  FROM prec_m p JOIN peaks x ON x.device_id IS p.device_id AND x.precision = p.precision
 ),
 per_kernel AS (
   SELECT run_id, 0 AS grp, start_ns AS ord, id, name AS kernel, op, 1 AS kernels, dur AS dur_ns, flops, bytes,

@@ -59,14 +59,18 @@ listed AS (
         OR name IN ('DataParallel.forward', 'DistributedDataParallel.forward'))
 ),
 calls AS (SELECT run_id, name, count(*) AS n FROM tnodes WHERE kind = 2 GROUP BY run_id, name)
-SELECT l.run_id, l.device, l.name, c.n AS calls,
-       sum(l.delta) AS size_increase_bytes,
-       CAST(total(CASE WHEN l.depth = 1 THEN l.delta END) AS INTEGER) AS self_size_increase_bytes,
-       count(CASE WHEN l.delta > 0 THEN 1 END) AS allocation_count,
-       count(CASE WHEN l.delta > 0 AND l.depth = 1 THEN 1 END) AS self_allocation_count,
-       CAST(total(CASE WHEN l.delta > 0 THEN l.delta END) AS INTEGER) AS allocation_size_bytes,
-       CAST(total(CASE WHEN l.delta > 0 AND l.depth = 1 THEN l.delta END) AS INTEGER) AS self_allocation_size_bytes
-FROM listed l JOIN calls c USING (run_id, name)
-GROUP BY l.run_id, l.device, l.name
-ORDER BY l.run_id, l.ordinal IS NOT NULL, l.ordinal, l.device, size_increase_bytes DESC, l.name
+SELECT g.run_id, g.device, g.name, c.n AS calls, g.size_increase_bytes, g.self_size_increase_bytes,
+       g.allocation_count, g.self_allocation_count, g.allocation_size_bytes, g.self_allocation_size_bytes
+FROM (  -- grouped first, so the join with calls is per name, not per event
+  SELECT l.run_id, l.device, l.ordinal, l.name,
+         sum(l.delta) AS size_increase_bytes,
+         CAST(total(CASE WHEN l.depth = 1 THEN l.delta END) AS INTEGER) AS self_size_increase_bytes,
+         count(CASE WHEN l.delta > 0 THEN 1 END) AS allocation_count,
+         count(CASE WHEN l.delta > 0 AND l.depth = 1 THEN 1 END) AS self_allocation_count,
+         CAST(total(CASE WHEN l.delta > 0 THEN l.delta END) AS INTEGER) AS allocation_size_bytes,
+         CAST(total(CASE WHEN l.delta > 0 AND l.depth = 1 THEN l.delta END) AS INTEGER) AS self_allocation_size_bytes
+  FROM listed l
+  GROUP BY l.run_id, l.device, l.name
+) g JOIN calls c USING (run_id, name)
+ORDER BY g.run_id, g.ordinal IS NOT NULL, g.ordinal, g.device, g.size_increase_bytes DESC, g.name
 LIMIT coalesce(:limit, -1);
