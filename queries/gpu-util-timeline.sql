@@ -31,20 +31,26 @@ WITH ops AS (
   SELECT run_id, device_id, min(bs) AS s0, max(be) AS s1 FROM busy GROUP BY run_id, device_id
 ), n AS (
   SELECT max(1, min(1000, coalesce(:chunks, 100))) AS n
-), idx(i) AS (
-  SELECT 0 UNION ALL SELECT i + 1 FROM idx, n WHERE i + 1 < n.n
-), chunk AS (
-  SELECT sp.run_id, sp.device_id, idx.i,
-         sp.s0 + (sp.s1 - sp.s0) * idx.i / n.n AS cs,
-         sp.s0 + (sp.s1 - sp.s0) * (idx.i + 1) / n.n AS ce
+), idx(i) AS (  -- chunk boundaries 0 .. n
+  SELECT 0 UNION ALL SELECT i + 1 FROM idx, n WHERE i + 1 <= n.n
+), bounds AS (
+  SELECT sp.run_id, sp.device_id, idx.i AS j, sp.s0 + (sp.s1 - sp.s0) * idx.i / n.n AS t
   FROM span sp, idx, n WHERE sp.s1 > sp.s0
-), covered AS (
-  SELECT c.run_id, c.device_id, c.i, c.cs, c.ce,
-         coalesce(sum(min(b.be, c.ce) - max(b.bs, c.cs)), 0) AS busy_ns
-  FROM chunk c
-  LEFT JOIN busy b ON b.run_id = c.run_id AND b.device_id IS c.device_id
-                  AND b.bs < c.ce AND b.be > c.cs
-  GROUP BY c.run_id, c.device_id, c.i
+), ev AS (  -- busy intervals (kind 0) and chunk boundaries (kind 1), in one time order per device
+  SELECT run_id, device_id, bs AS t, 0 AS kind, NULL AS j, be - bs AS len, be FROM busy
+  UNION ALL SELECT run_id, device_id, t, 1, j, 0, NULL FROM bounds
+), before AS (  -- busy time before each boundary t: the busy intervals starting by t, less the
+                -- part after t of the one holding t (they are disjoint, so it is the last one)
+  SELECT run_id, device_id, kind, j, t,
+         coalesce(sum(len) OVER w, 0) - max(0, coalesce(max(be) OVER w, t) - t) AS f
+  FROM ev
+  WINDOW w AS (PARTITION BY run_id, device_id ORDER BY t, kind, j ROWS UNBOUNDED PRECEDING)
+), covered AS (  -- a chunk's busy time: the difference between its two boundaries'
+  SELECT run_id, device_id, i, cs, ce, busy_ns FROM (
+    SELECT run_id, device_id, j AS i, t AS cs, lead(t) OVER p AS ce, lead(f) OVER p - f AS busy_ns
+    FROM before WHERE kind = 1
+    WINDOW p AS (PARTITION BY run_id, device_id ORDER BY j)
+  ) WHERE ce IS NOT NULL
 )
 SELECT cv.run_id, d.ordinal AS device, cv.i AS chunk, cv.cs AS start_ns, cv.ce AS end_ns,
        cv.busy_ns, round(100.0 * cv.busy_ns / (cv.ce - cv.cs), 2) AS util_pct
