@@ -47,14 +47,6 @@ k_m AS MATERIALIZED (  -- ts/e: whole µs (hta, ceil and floor) or ns (exact)
                  + (k.end_ns - k.start_ns) / 1000.0 AS xe
         FROM k JOIN sel s USING (run_id) WHERE k.type IN ('COMM', 'COMP')), opt o
 ),
-host AS MATERIALIZED (  -- host calls by correlation id, HTA's µs
-  SELECT a.run_id, a.process_id, a.correlation_id,
-         min(CASE WHEN a.us THEN 1000 * (CAST(a.td AS INTEGER) + (a.td > CAST(a.td AS INTEGER))) ELSE a.start_ns END) AS ts
-  FROM (SELECT c.*, s.us, (c.start_ns - s.off) / 1000 + ((c.start_ns - s.off) % 1000) / 1000.0 AS td
-        FROM api_calls c JOIN sel s USING (run_id) WHERE c.correlation_id IS NOT NULL) a
-  WHERE (SELECT hta FROM opt)
-  GROUP BY a.run_id, a.process_id, a.correlation_id
-),
 steps AS (  -- every event named ProfilerStep#N, gpu_user_annotation projections included
   SELECT r.run_id, n.value AS name,
          CASE WHEN us THEN 1000 * (CAST(td AS INTEGER) + (td > CAST(td AS INTEGER))) ELSE r.start_ns END AS ts,
@@ -62,7 +54,8 @@ steps AS (  -- every event named ProfilerStep#N, gpu_user_annotation projections
   FROM (SELECT r.*, s.us, (r.start_ns - s.off) / 1000 + ((r.start_ns - s.off) % 1000) / 1000.0 AS td,
                (r.start_ns - s.off) / 1000 + ((r.start_ns - s.off) % 1000) / 1000.0
                  + (coalesce(r.end_ns, r.start_ns) - r.start_ns) / 1000.0 AS xe
-        FROM ranges r JOIN sel s USING (run_id)) r
+        FROM ranges r JOIN sel s ON s.run_id = +r.run_id  -- by the name index: a few rows
+        WHERE r.name_id IN (SELECT id FROM strings WHERE value GLOB 'ProfilerStep#[0-9]*')) r
   JOIN strings n ON n.id = r.name_id
   WHERE n.value GLOB 'ProfilerStep#[0-9]*' AND (SELECT hta FROM opt)
 ),
@@ -73,9 +66,16 @@ cut AS MATERIALIZED (  -- per run: the bound on launch times (hta), NULL when ev
   FROM sel s, opt o
 ),
 kept AS (
-  SELECT g.* FROM k_m g JOIN cut c USING (run_id), opt o
-  WHERE c.bound IS NULL OR EXISTS (SELECT 1 FROM host h WHERE h.run_id = g.run_id AND h.process_id IS g.process_id
-          AND h.correlation_id = g.correlation_id AND (h.ts < c.bound OR (o.keep_last = 1 AND h.ts = c.bound)))
+  SELECT g.* FROM k_m g JOIN cut c USING (run_id) JOIN sel s USING (run_id), opt o
+  -- kept when the earliest host call with its correlation id (HTA's µs) starts before the bound
+  -- (or at it, keeping the last step): when any such call does, probed through the call index
+  WHERE c.bound IS NULL OR EXISTS (
+          SELECT 1 FROM (
+            SELECT a.start_ns, (a.start_ns - s.off) / 1000 + ((a.start_ns - s.off) % 1000) / 1000.0 AS td
+            FROM api_calls a
+            WHERE a.process_id IS g.process_id AND a.correlation_id = g.correlation_id AND a.run_id = g.run_id)
+          WHERE CASE WHEN s.us THEN 1000 * (CAST(td AS INTEGER) + (td > CAST(td AS INTEGER))) ELSE start_ns END
+                  < c.bound + (o.keep_last = 1))
 ),
 -- HTA's merge_kernel_intervals per class: in start order, a new group when ts > the largest end so far
 flag AS (

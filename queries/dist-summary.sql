@@ -80,6 +80,7 @@ ov AS (
                                     min(x.end_ns, s.end_ns)), 0) AS both_
   FROM steps s JOIN comp_role c USING (run_id)
   LEFT JOIN role x ON x.run_id = s.run_id AND x.end_ns > s.start_ns AND x.start_ns < s.end_ns
+  WHERE (SELECT ok FROM valid)  -- constant: nothing is swept when the file has no distributed view
   GROUP BY s.run_id, s.idx
 ),
 cnode AS MATERIALIZED (  -- communication nodes, numbered per run in tb_plugin's order
@@ -127,7 +128,7 @@ wait AS (
            WHERE m.run_id = n.run_id AND m.idx = n.idx) AS xfer
   FROM (SELECT DISTINCT run_id, idx FROM node_step) n
 ),
-per_step AS (
+per_step AS MATERIALIZED (  -- read twice below
   SELECT o.run_id, o.idx, o.step, o.comp - (o.comp + o.comm - o.both_) AS computation_ns,
          o.comp + o.comm - o.both_ AS overlap_ns, o.comm - (o.comp + o.comm - o.both_) AS communication_ns,
          o.total - o.both_ AS other_ns, w.xfer AS transfer_ns, w.lat - w.xfer AS synchronizing_ns

@@ -63,7 +63,8 @@ steps AS (  -- every event named ProfilerStep#N, gpu_user_annotation projections
   FROM (SELECT r.*, s.us, (r.start_ns - s.off) / 1000 + ((r.start_ns - s.off) % 1000) / 1000.0 AS td,
                (r.start_ns - s.off) / 1000 + ((r.start_ns - s.off) % 1000) / 1000.0
                  + (coalesce(r.end_ns, r.start_ns) - r.start_ns) / 1000.0 AS xe
-        FROM ranges r JOIN sel s USING (run_id)) r
+        FROM ranges r JOIN sel s ON s.run_id = +r.run_id  -- by the name index: a few rows
+        WHERE r.name_id IN (SELECT id FROM strings WHERE value GLOB 'ProfilerStep#[0-9]*')) r
   JOIN strings n ON n.id = r.name_id
   WHERE n.value GLOB 'ProfilerStep#[0-9]*' AND (SELECT hta FROM opt)
 ),
