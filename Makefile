@@ -76,9 +76,10 @@ depcheck:
 	dependencies (pkg-config modules sqlite3, libcjson, zlib, libcrypto, libcurl): run \
 	'make deps'" >&2; exit 1; }
 
-$(B)/gen/schema_sql.c: schema/schema.sql schema/views.sql scripts/embed.sh
+$(B)/gen/schema_sql.c: schema/schema.sql schema/views.sql schema/clickhouse_views.sql scripts/embed.sh
 	@mkdir -p $(@D)
-	sh scripts/embed.sh $@ pq_schema_sql=schema/schema.sql pq_views_sql=schema/views.sql
+	sh scripts/embed.sh $@ pq_schema_sql=schema/schema.sql pq_views_sql=schema/views.sql \
+		pq_ch_views_sql=schema/clickhouse_views.sql
 
 $(B)/gen/queries.c: $(QUERIES) scripts/embed-queries.sh
 	@mkdir -p $(@D)

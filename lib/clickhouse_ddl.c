@@ -1,4 +1,4 @@
-/* clickhouse_ddl.c - CREATE DATABASE / TABLE statements for profq's ClickHouse tables. */
+/* clickhouse_ddl.c - CREATE DATABASE / TABLE / VIEW statements for profq's ClickHouse tables. */
 #include "clickhouse_ddl.h"
 
 #include <stdio.h>
@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "clickhouse_tables.h"
+#include "schema_sql.h"
 
 static int create(pq_ch *ch, const char *cluster, const char *name, const char *columns,
 		  const char *order_by, pq_error *err)
@@ -37,6 +38,44 @@ static int create(pq_ch *ch, const char *cluster, const char *name, const char *
 	return 0;
 }
 
+/* The views of schema/clickhouse_views.sql, one statement per request: each ends with ';' at
+ * the end of a line; comment lines are dropped. */
+static int create_views(pq_ch *ch, pq_error *err)
+{
+	const char *p = pq_ch_views_sql;
+	char *sql = malloc(strlen(p) + 1);
+	size_t n = 0;
+
+	if (sql == NULL)
+		return pq_fail(err, "out of memory");
+	while (*p != '\0') {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol != NULL ? (size_t)(eol - p) : strlen(p);
+		const char *next = eol != NULL ? eol + 1 : p + len;
+
+		if (len > 0 && strncmp(p, "--", 2) != 0) {
+			memcpy(sql + n, p, len);
+			n += len;
+			if (p[len - 1] != ';') {
+				sql[n++] = '\n';
+			} else {
+				sql[n - 1] = '\0';
+				n = 0;
+				if (pq_ch_exec(ch, sql, NULL, 0, NULL, err) != 0) {
+					char msg[sizeof err->msg];
+
+					snprintf(msg, sizeof msg, "%s", err->msg);
+					free(sql);
+					return pq_fail(err, "creating the views: %s", msg);
+				}
+			}
+		}
+		p = next;
+	}
+	free(sql);
+	return 0;
+}
+
 int pq_ch_create_tables(pq_ch *ch, const char *cluster, pq_error *err)
 {
 	char sql[512], order[128], columns[4096];
@@ -60,5 +99,5 @@ int pq_ch_create_tables(pq_ch *ch, const char *cluster, pq_error *err)
 		if (create(ch, cluster, t->name, columns, order, err) != 0)
 			return -1;
 	}
-	return 0;
+	return create_views(ch, err);
 }

@@ -2,8 +2,8 @@
 -- Columns: rank, comm_ns (union of communication kernels), overlap_ns (part of it during
 -- computation kernels), overlap_pct (NULL without communication kernels). The local comm-overlap
 -- report's plain definition (queries/comm-overlap.sql --mode exact: every kernel, ns times;
--- not HTA's whole-µs step cut) in ClickHouse SQL: the same kernel classes by
--- name pattern, |COMM ∩ COMP| = |COMM| + |COMP| - |COMM ∪ COMP|, unions by a sorted sweep
+-- not HTA's whole-µs step cut) in ClickHouse SQL: the same kernel classes by name pattern
+-- (the view v_gpu_work), |COMM ∩ COMP| = |COMM| + |COMP| - |COMM ∪ COMP|, unions by a sorted sweep
 -- (each start 2t+1, each end 2t in one sorted array, +1/-1 summed along it).
 -- overlap_pct: 2 places, half to even as the local report (HTA's numpy round; ClickHouse's
 -- round() goes half away from zero). Every pushed run that completed is a rank (push_id in runs).
@@ -26,21 +26,7 @@ FROM (
              arrayCumSum(arrayMap(x -> bitAnd(x, 1) * 2 - 1, ev)) AS c,
              arraySum(arrayMap((d, n) -> if(n > 0, d, 0), arrayPopFront(arrayDifference(t)), arrayPopBack(c))) AS len
       FROM (
-        SELECT run_key, start_ns, end_ns,
-               multiIf(startsWith(name, 'nccl') OR startsWith(name, 'hip') OR startsWith(name, 'hccl')
-                         OR position(name, 'ncclKernel') > 0, 'COMM',
-                       startsWith(name, 'Memcpy') OR startsWith(name, 'hipMemcpy')
-                         OR startsWith(name, 'Memset') OR startsWith(name, 'hipMemset')
-                         OR startsWith(name, 'dma'), 'MEM',
-                       NOT (position(name, 'Memcpy') > 0 OR position(name, 'Memset') > 0
-                         OR position(name, 'dma') > 0 OR position(name, 'Sync') > 0
-                         OR startsWith(name, 'Stream Wait Event') OR match(name, '^cuda.*LaunchKernel')
-                         OR startsWith(name, 'runFunction') OR startsWith(name, 'job_exe')
-                         OR startsWith(name, 'packet') OR startsWith(name, 'pe_exe')
-                         OR startsWith(name, 'cpum_exe_subgraph')
-                         OR startsWith(name, 'collective_subgraph_execution')), 'COMP',
-                       'OTHER') AS type0
-        FROM kernels WHERE end_ns > start_ns AND push_id GLOBAL IN (SELECT push_id FROM runs)
+        SELECT run_key, start_ns, end_ns, type AS type0 FROM v_gpu_work WHERE type IN ('COMM', 'COMP')
       )
       ARRAY JOIN if(type0 IN ('COMM', 'COMP'), [type0, 'BOTH'], [type0]) AS type
       GROUP BY run_key, type

@@ -3,8 +3,8 @@
 -- Columns: rank, device, chunk, start_ns, end_ns, busy_ns, util_pct: the local gpu-util-timeline
 -- report (queries/gpu-util-timeline.sql) with rank in place of its run_id column, by the same
 -- definitions. Per rank (a completed push: push_id in runs) and device (CUDA ordinal), the span
--- from the first GPU operation's start (kernel, memcpy, memset) to the last one's end is cut into
--- --chunks equal chunks (boundaries start + span * i / chunks, in integers); busy_ns is the time
+-- from the first GPU operation's start (kernel, memcpy, memset: the view v_gpu_work) to the last
+-- one's end is cut into --chunks equal chunks (boundaries start + span * i / chunks, in integers); busy_ns is the time
 -- inside the chunk covered by at least one operation (concurrent operations count once); util_pct
 -- = busy_ns / chunk length * 100, rounded to 2 places as SQLite's round() does (half up, after its
 -- relative nudge of 3e-16, so both sides print the same digits). Empty chunks (a span shorter
@@ -19,18 +19,9 @@ SELECT rank, if(dev = -1, NULL, dev) AS device, i AS chunk, cs AS start_ns, ce A
 FROM (
   SELECT run_key, rank, dev, i, s0 + intDiv((s1 - s0) * i, n) AS cs, s0 + intDiv((s1 - s0) * (i + 1), n) AS ce
   FROM (
-    SELECT run_key, any(rank) AS rank, dev, min(start_ns) AS s0, max(end_ns) AS s1,
+    SELECT run_key, any(rank) AS rank, device AS dev, min(start_ns) AS s0, max(end_ns) AS s1,
            toInt64(greatest(1, least(1000, {chunks}))) AS n
-    FROM (
-      SELECT run_key, rank, ifNull(device, -1) AS dev, start_ns, end_ns FROM kernels
-      WHERE end_ns > start_ns AND push_id GLOBAL IN (SELECT push_id FROM runs)
-      UNION ALL
-      SELECT run_key, rank, ifNull(device, -1), start_ns, end_ns FROM memcpys
-      WHERE end_ns > start_ns AND push_id GLOBAL IN (SELECT push_id FROM runs)
-      UNION ALL
-      SELECT run_key, rank, ifNull(device, -1), start_ns, end_ns FROM memsets
-      WHERE end_ns > start_ns AND push_id GLOBAL IN (SELECT push_id FROM runs)
-    )
+    FROM v_gpu_work
     GROUP BY run_key, dev
   )
   ARRAY JOIN arrayMap(x -> toInt64(x), range(toUInt64(n))) AS i
@@ -49,29 +40,11 @@ ANY LEFT JOIN (
              -- the chunk holding time x: the largest i with span * i / n <= x - s0
              least(n - 1, intDiv(n * (start_ns - s0 + 1) - 1, s1 - s0)) AS i0,
              least(n - 1, intDiv(n * (end_ns - s0) - 1, s1 - s0)) AS i1
-      FROM (
-        SELECT run_key, ifNull(device, -1) AS dev, start_ns, end_ns FROM kernels
-        WHERE end_ns > start_ns AND push_id GLOBAL IN (SELECT push_id FROM runs)
-        UNION ALL
-        SELECT run_key, ifNull(device, -1), start_ns, end_ns FROM memcpys
-        WHERE end_ns > start_ns AND push_id GLOBAL IN (SELECT push_id FROM runs)
-        UNION ALL
-        SELECT run_key, ifNull(device, -1), start_ns, end_ns FROM memsets
-        WHERE end_ns > start_ns AND push_id GLOBAL IN (SELECT push_id FROM runs)
-      )
+      FROM (SELECT run_key, device AS dev, start_ns, end_ns FROM v_gpu_work)
       ALL INNER JOIN (
-        SELECT run_key, dev, min(start_ns) AS s0, max(end_ns) AS s1,
+        SELECT run_key, device AS dev, min(start_ns) AS s0, max(end_ns) AS s1,
                toInt64(greatest(1, least(1000, {chunks}))) AS n
-        FROM (
-          SELECT run_key, ifNull(device, -1) AS dev, start_ns, end_ns FROM kernels
-          WHERE end_ns > start_ns AND push_id GLOBAL IN (SELECT push_id FROM runs)
-          UNION ALL
-          SELECT run_key, ifNull(device, -1), start_ns, end_ns FROM memcpys
-          WHERE end_ns > start_ns AND push_id GLOBAL IN (SELECT push_id FROM runs)
-          UNION ALL
-          SELECT run_key, ifNull(device, -1), start_ns, end_ns FROM memsets
-          WHERE end_ns > start_ns AND push_id GLOBAL IN (SELECT push_id FROM runs)
-        )
+        FROM v_gpu_work
         GROUP BY run_key, dev
       ) USING (run_key, dev)
     )

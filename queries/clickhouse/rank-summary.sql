@@ -2,11 +2,11 @@
 -- Columns: rank, step, step_ns, computation_ns, communication_ns, overlap_ns, idle_ns,
 -- median_step_ns, excess_ns, straggler: the local rank-summary report (queries/rank-summary.sql)
 -- without its run_id column, by the same definitions:
---  * a step is a ProfilerStep#N range (kind cpu_op or user_annotation) that ended; step is N.
---  * GPU work (kernels, memcpys, memsets) is cut to the step's span; computation_ns and
---    communication_ns are the unions of HTA's COMPUTATION and COMMUNICATION kernels (the name
---    patterns of comm-overlap), overlap_ns the time both run at once, idle_ns = step_ns - the
---    union of all GPU work.
+--  * a step is a ProfilerStep#N range (kind cpu_op or user_annotation) that ended; step is N
+--    (the view v_profiler_steps).
+--  * GPU work (kernels, memcpys, memsets: the view v_gpu_work) is cut to the step's span;
+--    computation_ns and communication_ns are the unions of HTA's COMPUTATION and COMMUNICATION
+--    kernels, overlap_ns the time both run at once, idle_ns = step_ns - the union of all GPU work.
 --  * median_step_ns: of the step over the ranks that have it (mean of the middle two for an even
 --    count); excess_ns = step_ns - median_step_ns; straggler = 1 on the slowest rank of the step
 --    when two or more ranks have it and it is slower than the median (the lowest rank on a tie).
@@ -23,13 +23,7 @@ SELECT rank, step, step_ns, computation_ns, communication_ns, overlap_ns, idle_n
 FROM (
   SELECT run_key, rank, step, step_ns, comp AS computation_ns, comm AS communication_ns,
          comp + comm - either AS overlap_ns, step_ns - busy AS idle_ns
-  FROM (
-    SELECT run_key, rank, toInt64(extract(name, '^ProfilerStep#([0-9]+)')) AS step,
-           assumeNotNull(end_ns) - start_ns AS step_ns
-    FROM ranges
-    WHERE kind IN (2, 3) AND match(name, '^ProfilerStep#[0-9]') AND end_ns IS NOT NULL
-      AND push_id GLOBAL IN (SELECT push_id FROM runs)
-  )
+  FROM (SELECT run_key, rank, step, end_ns - start_ns AS step_ns FROM v_profiler_steps)
   ANY LEFT JOIN (  -- no GPU work in a step: 0 (join_use_nulls is off)
     SELECT run_key, step,
            sumIf(len, class = 0) AS busy, sumIf(len, class = 1) AS comp,
@@ -46,35 +40,10 @@ FROM (
           SELECT run_key, start_ns, end_ns, type, w, bk
           FROM (
             SELECT run_key, start_ns, end_ns, type, w
-            FROM (
-              SELECT run_key, start_ns, end_ns,
-                     multiIf(startsWith(name, 'nccl') OR startsWith(name, 'hip') OR startsWith(name, 'hccl')
-                               OR position(name, 'ncclKernel') > 0, 'COMM',
-                             startsWith(name, 'Memcpy') OR startsWith(name, 'hipMemcpy')
-                               OR startsWith(name, 'Memset') OR startsWith(name, 'hipMemset')
-                               OR startsWith(name, 'dma'), 'MEM',
-                             NOT (position(name, 'Memcpy') > 0 OR position(name, 'Memset') > 0
-                               OR position(name, 'dma') > 0 OR position(name, 'Sync') > 0
-                               OR startsWith(name, 'Stream Wait Event') OR match(name, '^cuda.*LaunchKernel')
-                               OR startsWith(name, 'runFunction') OR startsWith(name, 'job_exe')
-                               OR startsWith(name, 'packet') OR startsWith(name, 'pe_exe')
-                               OR startsWith(name, 'cpum_exe_subgraph')
-                               OR startsWith(name, 'collective_subgraph_execution')), 'COMP',
-                             'OTHER') AS type
-              FROM kernels WHERE end_ns > start_ns AND push_id GLOBAL IN (SELECT push_id FROM runs)
-              UNION ALL
-              SELECT run_key, start_ns, end_ns, 'MEM' FROM memcpys
-              WHERE end_ns > start_ns AND push_id GLOBAL IN (SELECT push_id FROM runs)
-              UNION ALL
-              SELECT run_key, start_ns, end_ns, 'MEM' FROM memsets
-              WHERE end_ns > start_ns AND push_id GLOBAL IN (SELECT push_id FROM runs)
-            )
+            FROM v_gpu_work
             ALL INNER JOIN (  -- the run's bucket width: its longest step
-              SELECT run_key, greatest(toInt64(1), max(assumeNotNull(end_ns) - start_ns)) AS w
-              FROM ranges
-              WHERE kind IN (2, 3) AND match(name, '^ProfilerStep#[0-9]') AND end_ns IS NOT NULL
-                AND push_id GLOBAL IN (SELECT push_id FROM runs)
-              GROUP BY run_key
+              SELECT run_key, greatest(toInt64(1), max(end_ns - start_ns)) AS w
+              FROM v_profiler_steps GROUP BY run_key
             ) USING run_key
           )
           ARRAY JOIN arrayMap(x -> intDiv(start_ns, w) + toInt64(x),
@@ -85,13 +54,9 @@ FROM (
           FROM (
             SELECT run_key, st, w
             FROM (
-              SELECT run_key, groupArray((toInt64(extract(name, '^ProfilerStep#([0-9]+)')), start_ns,
-                                          assumeNotNull(end_ns))) AS sts,
-                     greatest(toInt64(1), max(assumeNotNull(end_ns) - start_ns)) AS w
-              FROM ranges
-              WHERE kind IN (2, 3) AND match(name, '^ProfilerStep#[0-9]') AND end_ns IS NOT NULL
-                AND push_id GLOBAL IN (SELECT push_id FROM runs)
-              GROUP BY run_key
+              SELECT run_key, groupArray((step, start_ns, end_ns)) AS sts,
+                     greatest(toInt64(1), max(end_ns - start_ns)) AS w
+              FROM v_profiler_steps GROUP BY run_key
             )
             ARRAY JOIN sts AS st
           )
@@ -112,13 +77,7 @@ ANY LEFT JOIN (
          if(ranks % 2 = 1, toFloat64(v[intDiv(ranks + 1, 2)]),
             (v[greatest(1, intDiv(ranks, 2))] + v[intDiv(ranks, 2) + 1]) / 2) AS med,
          arraySort(x -> (-x.2, x.1, x.3), groupArray((rank, step_ns, run_key)))[1].3 AS slow
-  FROM (
-    SELECT run_key, rank, toInt64(extract(name, '^ProfilerStep#([0-9]+)')) AS step,
-           assumeNotNull(end_ns) - start_ns AS step_ns
-    FROM ranges
-    WHERE kind IN (2, 3) AND match(name, '^ProfilerStep#[0-9]') AND end_ns IS NOT NULL
-      AND push_id GLOBAL IN (SELECT push_id FROM runs)
-  )
+  FROM (SELECT run_key, rank, step, end_ns - start_ns AS step_ns FROM v_profiler_steps)
   GROUP BY step
 ) USING step
 ORDER BY step, rank, run_key;

@@ -153,7 +153,7 @@ missing=$(chq "$CH_URL1" "SELECT table, name, type FROM system.columns WHERE dat
 	while IFS='	' read -r t c ty; do
 		grep -F "| \`$t\` |" "$TOP/docs/scale-out.md" | grep -qF "\`$c\` $ty" || echo "$t.$c"
 	done)
-is "$missing" "" "docs/scale-out.md lists every ClickHouse column with its type"
+is "$missing" "" "docs/scale-out.md lists every ClickHouse column with its type (tables and views)"
 "$PROFQ" push --clickhouse "$CH_URL1" --database single --job j2 "$TMP/rank0.db" >/dev/null
 for t in runs kernels memcpys memsets api_calls ranges memory_events counters; do
 	chq "$CH_URL1" "ALTER TABLE $t DROP PARTITION 'j1'" single
