@@ -76,9 +76,18 @@ depcheck:
 	dependencies (pkg-config modules sqlite3, libcjson, zlib, libcrypto, libcurl): run \
 	'make deps'" >&2; exit 1; }
 
-$(B)/gen/schema_sql.c: schema/schema.sql schema/views.sql schema/clickhouse_views.sql scripts/embed.sh
+# The views: schema/views.sql, then those of the reports with derived rows (scripts/report-view.sh).
+$(B)/gen/views.sql: schema/views.sql queries/temporal-breakdown.sql queries/idle-breakdown.sql \
+		scripts/report-view.sh
 	@mkdir -p $(@D)
-	sh scripts/embed.sh $@ pq_schema_sql=schema/schema.sql pq_views_sql=schema/views.sql \
+	{ cat schema/views.sql && \
+	  sh scripts/report-view.sh queries/temporal-breakdown.sql v_hta_temporal_breakdown && \
+	  sh scripts/report-view.sh queries/idle-breakdown.sql v_hta_idle_breakdown; } >$@.tmp
+	mv $@.tmp $@
+
+$(B)/gen/schema_sql.c: schema/schema.sql $(B)/gen/views.sql schema/clickhouse_views.sql scripts/embed.sh
+	@mkdir -p $(@D)
+	sh scripts/embed.sh $@ pq_schema_sql=schema/schema.sql pq_views_sql=$(B)/gen/views.sql \
 		pq_ch_views_sql=schema/clickhouse_views.sql
 
 $(B)/gen/queries.c: $(QUERIES) scripts/embed-queries.sh

@@ -17,7 +17,8 @@
 #include "schema_sql.h"
 
 static const char *const derived[] = { "tb_steps", "tb_step_times", "tb_gpu_metrics",
-				       "tb_kernel_sums", "tb_op_sums" };
+				       "tb_kernel_sums", "tb_op_sums", "hta_temporal_breakdown",
+				       "hta_idle_breakdown" };
 #define NDERIVED (sizeof(derived) / sizeof(derived[0]))
 
 /* The runs whose rows are final (complete, aborted, failed) and not yet in table %s. Runs still

@@ -151,8 +151,12 @@ static int upgrade_runs_status(sqlite3 *db, pq_error *err)
 		return 0;
 	if (def == NULL || (create = statement(def + strlen("\nCREATE TABLE runs"))) == NULL)
 		return pq_fail(err, "cannot upgrade the runs table: no definition in the schema");
-	if (sqlite3_prepare_v2(db, "SELECT group_concat(printf('DROP VIEW \"%w\";', name), ' ') "
-			       "FROM sqlite_master WHERE type = 'view'", -1, &st, NULL) == SQLITE_OK &&
+	/* TEMP views too: this connection's stand-ins for views the file lacks (db_upgrade's
+	 * add_missing_views) would fail the rename's check just the same. */
+	if (sqlite3_prepare_v2(db, "SELECT group_concat(printf('DROP VIEW %s.\"%w\";', s, name), ' ') "
+			       "FROM (SELECT 'main' AS s, name FROM main.sqlite_master WHERE type = 'view' "
+			       "UNION ALL SELECT 'temp', name FROM temp.sqlite_master WHERE type = 'view')",
+			       -1, &st, NULL) == SQLITE_OK &&
 	    sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0) != NULL)
 		views = sqlite3_mprintf("%s", (const char *)sqlite3_column_text(st, 0));
 	sqlite3_finalize(st);

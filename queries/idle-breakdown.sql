@@ -35,11 +35,20 @@
 -- include-last-step=1 keeps everything.
 -- Checked against HTA's own output on generated traces (tests/reports/hta_traces.py,
 -- tests/reports/hta_match.t; the features are listed in temporal-breakdown's header).
+-- Stored: with the default options, a finished run's numbers are read from hta_idle_breakdown (written
+-- at import from this file: docs/schema.md, Derived tables); other options compute every run.
 WITH
-sel AS MATERIALIZED (
+asked AS MATERIALIZED (SELECT id AS run_id, coalesce(rank, 0) AS rank FROM runs WHERE :run IS NULL OR id = :run),
+stored AS MATERIALIZED (  -- runs whose rows hta_idle_breakdown holds: the default options only
+  SELECT run_id FROM derived_runs
+  WHERE name = 'hta_idle_breakdown' AND run_id IN (SELECT run_id FROM asked)
+    AND coalesce(:mode, 'hta') = 'hta' AND coalesce(:include_last_step, 0) = 0
+    AND coalesce(:consecutive_kernel_delay_us, 30) = 30
+),
+sel AS MATERIALIZED (  -- the runs computed from their events
   SELECT id AS run_id, coalesce(rank, 0) AS rank, coalesce(time_offset_ns, 0) AS off,
          source = 'chrome-json' AND coalesce(:mode, 'hta') = 'hta' AS us  -- HTA's µs: Kineto files only
-  FROM runs WHERE :run IS NULL OR id = :run
+  FROM runs WHERE (:run IS NULL OR id = :run) AND id NOT IN (SELECT run_id FROM stored)
 ),
 opt AS (SELECT coalesce(:mode, 'hta') = 'hta' AS hta, coalesce(:include_last_step, 0) AS keep_last,
                coalesce(:consecutive_kernel_delay_us, 30) AS delay_us),
@@ -105,13 +114,19 @@ agg AS (
   FROM seq s, opt o
   WHERE s.prev_e IS NULL OR o.hta OR s.ts > s.prev_e
   GROUP BY s.run_id, s.stream_id
+),
+core AS (  -- per run and stream: stored, or computed (v_hta_idle_breakdown is this)
+  SELECT run_id, stream_id, host_wait_ns, kernel_wait_ns, other_ns FROM hta_idle_breakdown
+  WHERE run_id IN (SELECT run_id FROM stored)
+  UNION ALL
+  SELECT run_id, stream_id, host_wait_ns, kernel_wait_ns, other_ns FROM agg
 )
 SELECT a.run_id, sel.rank, d.ordinal AS device, st.stream, a.host_wait_ns, a.kernel_wait_ns, a.other_ns,
        a.host_wait_ns + a.kernel_wait_ns + a.other_ns AS idle_ns,
        round(1.0 * a.host_wait_ns / nullif(a.host_wait_ns + a.kernel_wait_ns + a.other_ns, 0), 4) AS host_wait_ratio,
        round(1.0 * a.kernel_wait_ns / nullif(a.host_wait_ns + a.kernel_wait_ns + a.other_ns, 0), 4) AS kernel_wait_ratio,
        round(1.0 * a.other_ns / nullif(a.host_wait_ns + a.kernel_wait_ns + a.other_ns, 0), 4) AS other_ratio
-FROM agg a JOIN sel USING (run_id)
+FROM core a JOIN asked sel USING (run_id)
 LEFT JOIN streams st ON st.id = a.stream_id LEFT JOIN devices d ON d.id = st.device_id
 ORDER BY a.run_id, d.ordinal, st.stream
 LIMIT coalesce(:limit, -1);

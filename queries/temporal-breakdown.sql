@@ -64,11 +64,19 @@
 -- tied starts (above).
 -- tb_plugin's GPU utilization differs on purpose: it divides kernel time by the step span
 -- (gpu-summary), HTA by the GPU's own busy span.
+-- Stored: with the default options, a finished run's numbers are read from hta_temporal_breakdown (written
+-- at import from this file: docs/schema.md, Derived tables); other options compute every run.
 WITH
-sel AS MATERIALIZED (
+asked AS MATERIALIZED (SELECT id AS run_id, coalesce(rank, 0) AS rank FROM runs WHERE :run IS NULL OR id = :run),
+stored AS MATERIALIZED (  -- runs whose rows hta_temporal_breakdown holds: the default options only
+  SELECT run_id FROM derived_runs
+  WHERE name = 'hta_temporal_breakdown' AND run_id IN (SELECT run_id FROM asked)
+    AND coalesce(:mode, 'hta') = 'hta' AND coalesce(:include_last_step, 0) = 0
+),
+sel AS MATERIALIZED (  -- the runs computed from their events
   SELECT id AS run_id, coalesce(rank, 0) AS rank, coalesce(time_offset_ns, 0) AS off,
          source = 'chrome-json' AND coalesce(:mode, 'hta') = 'hta' AS us  -- HTA's µs: Kineto files only
-  FROM runs WHERE :run IS NULL OR id = :run
+  FROM runs WHERE (:run IS NULL OR id = :run) AND id NOT IN (SELECT run_id FROM stored)
 ),
 opt AS (SELECT coalesce(:mode, 'hta') = 'hta' AS hta, coalesce(:include_last_step, 0) AS keep_last),
 ktype AS MATERIALIZED (  -- kernel class per name: GLOBs once per name, not once per kernel
@@ -148,12 +156,17 @@ res AS (
          interval_merge_ns(CASE WHEN type = 'COMPUTATION' THEN ts END, e, src, id) AS compute_ns
   FROM kept GROUP BY run_id, device_id
 ),
+core AS (  -- per run and GPU: stored, or computed (v_hta_temporal_breakdown is this)
+  SELECT run_id, device_id, idle_ns, compute_ns, non_compute_ns, kernel_ns FROM hta_temporal_breakdown
+  WHERE run_id IN (SELECT run_id FROM stored)
+  UNION ALL
+  SELECT run_id, device_id, kernel_ns - busy_ns, compute_ns, busy_ns - compute_ns, kernel_ns FROM res
+),
 pct AS (  -- HTA: round(100 * (part / kernel), 2) with numpy's round half to even: rint(y) / 100
-  SELECT run_id, device_id, kernel_ns - busy_ns AS idle_ns, compute_ns, busy_ns - compute_ns AS non_compute_ns,
-         kernel_ns, 100.0 * (100.0 * (1.0 * (kernel_ns - busy_ns) / kernel_ns)) AS yi,
+  SELECT c.*, 100.0 * (100.0 * (1.0 * idle_ns / kernel_ns)) AS yi,
          100.0 * (100.0 * (1.0 * compute_ns / kernel_ns)) AS yc,
-         100.0 * (100.0 * (1.0 * (busy_ns - compute_ns) / kernel_ns)) AS yn
-  FROM res
+         100.0 * (100.0 * (1.0 * non_compute_ns / kernel_ns)) AS yn
+  FROM core c
 ),
 fl AS (
   SELECT p.*, CAST(yi AS INTEGER) - (yi < CAST(yi AS INTEGER)) AS fi,
@@ -165,6 +178,6 @@ SELECT r.run_id, s.rank, d.ordinal AS device, r.idle_ns, r.compute_ns, r.non_com
        (r.fi + (r.yi - r.fi > 0.5 OR (r.yi - r.fi = 0.5 AND r.fi % 2 <> 0))) / 100.0 AS idle_pct,
        (r.fc + (r.yc - r.fc > 0.5 OR (r.yc - r.fc = 0.5 AND r.fc % 2 <> 0))) / 100.0 AS compute_pct,
        (r.fn + (r.yn - r.fn > 0.5 OR (r.yn - r.fn = 0.5 AND r.fn % 2 <> 0))) / 100.0 AS non_compute_pct
-FROM fl r JOIN sel s USING (run_id) LEFT JOIN devices d ON d.id = r.device_id
+FROM fl r JOIN asked s USING (run_id) LEFT JOIN devices d ON d.id = r.device_id
 ORDER BY r.run_id, d.ordinal
 LIMIT coalesce(:limit, -1);

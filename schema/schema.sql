@@ -484,6 +484,27 @@ CREATE TABLE tb_kernel_sums (
   mean_est_achieved_occupancy_pct  REAL
 );
 
+-- HTA's two breakdowns with the default options (mode hta, last step dropped, 30 µs kernel delay),
+-- the core numbers per GPU and per stream: their views are the reports themselves
+-- (queries/temporal-breakdown.sql, queries/idle-breakdown.sql), which read these rows for the
+-- runs listed and compute the rest, and every run when options differ.
+CREATE TABLE hta_temporal_breakdown (
+  run_id          INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  device_id       INTEGER REFERENCES devices(id),
+  idle_ns         INTEGER,
+  compute_ns      INTEGER,
+  non_compute_ns  INTEGER,
+  kernel_ns       INTEGER
+);
+
+CREATE TABLE hta_idle_breakdown (
+  run_id          INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  stream_id       INTEGER REFERENCES streams(id),
+  host_wait_ns    INTEGER,
+  kernel_wait_ns  INTEGER,
+  other_ns        INTEGER
+);
+
 -- Indexes: time-range scans per run, per-thread/per-device sweeps, correlation and external-id
 -- joins (kernel -> launching call -> enclosing op), and the run_id lookups that deleting a run
 -- needs.

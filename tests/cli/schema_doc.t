@@ -5,8 +5,8 @@
 cd "$TMP"
 doc=$TOP/docs/schema.md
 
-cat "$TOP/schema/schema.sql" "$TOP/schema/views.sql" | sqlite s.db
-is "$?" 0 "schema/schema.sql and views.sql load into sqlite3"
+cat "$TOP/schema/schema.sql" "$BUILD/gen/views.sql" | sqlite s.db  # views.sql + the reports' views
+is "$?" 0 "schema/schema.sql and the views (views.sql, the reports') load into sqlite3"
 is "$(sqlite s.db "PRAGMA user_version")" 1 "user_version is 1"
 is "$(sqlite s.db "PRAGMA application_id")" 1347569233 "application_id is 'PRFQ'"
 is "$(sqlite s.db "PRAGMA foreign_key_check")" "" "enumeration rows satisfy the foreign keys"

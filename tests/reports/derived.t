@@ -9,13 +9,13 @@ K1=$DATA/kineto/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz
 K4=$DATA/kineto/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz
 GM=$DATA/kineto/tb_plugin_test/gpu_metrics_input.json
 NSYS=$DATA/nsys/mock.sqlite
-REPORTS="step-breakdown gpu-summary op-sum kernel-sum"
+REPORTS="step-breakdown gpu-summary op-sum kernel-sum temporal-breakdown idle-breakdown"
 
 py "$TOP/tests/reports/hta_traces.py" --rank 0 --sync >hta.json      # partial overlaps, NCCL
 py "$TOP/bench/gen_module_trace.py" 30 mod.json                      # same-name chains, modules
 "$PROFQ" import -q -o all.db "$K1" "$K4" "$GM" "$NSYS" hta.json mod.json >/dev/null
 ok $? "six traces (Kineto samples, a tb_plugin test trace, an nsys export, generated) in one file"
-is "$(sqlite all.db "SELECT count(*) FROM derived_runs")" 30 "every run is listed for each of the 5 tables"
+is "$(sqlite all.db "SELECT count(*) FROM derived_runs")" 42 "every run is listed for each of the 7 tables"
 
 check() { # DB: each table's stored rows are its view's
 	py "$TOP/tests/reports/derived_check.py" "$1" "$EXT" >check.out 2>&1
@@ -39,6 +39,29 @@ is "$("$PROFQ" op-sum none.db --by name+input-shape --format csv | md5sum)" \
 	"$("$PROFQ" op-sum all.db --by name+input-shape --format csv | md5sum)" "op-sum by shape: computed = stored"
 is "$(sqlite none.db "SELECT count(*) FROM sqlite_temp_master")" 0 "reading did not write anything"
 
+# HTA's reports read their stored rows for the default options only: with the rows altered, the
+# default output moves by the alteration and every other option gives what it computes.
+cp all.db alt.db
+sqlite alt.db "UPDATE hta_temporal_breakdown SET idle_ns = idle_ns + 1000; UPDATE hta_idle_breakdown SET other_ns = other_ns + 1000"
+is "$(sqlite alt.db "SELECT sum(idle_ns) FROM hta_temporal_breakdown")" \
+	"$(sqlite all.db "SELECT sum(idle_ns) + 1000 * count(*) FROM hta_temporal_breakdown")" "temporal rows altered"
+is "$("$PROFQ" temporal-breakdown alt.db --format csv | cut -d, -f4 | sed 1d | awk '{ s += $1 } END { print s }')" \
+	"$(($("$PROFQ" temporal-breakdown all.db --format csv | cut -d, -f4 | sed 1d | awk '{ s += $1 } END { print s }') + 1000 * $(sqlite all.db "SELECT count(*) FROM hta_temporal_breakdown")))" \
+	"temporal-breakdown reads the stored rows"
+for opt in "--mode exact" "--include-last-step 1"; do
+	# shellcheck disable=SC2086
+	is "$("$PROFQ" temporal-breakdown alt.db $opt --format csv)" "$("$PROFQ" temporal-breakdown none.db $opt --format csv)" \
+		"temporal-breakdown $opt: computed, not stored"
+done
+for opt in "--mode exact" "--include-last-step 1" "--consecutive-kernel-delay-us 10"; do
+	# shellcheck disable=SC2086
+	is "$("$PROFQ" idle-breakdown alt.db $opt --format csv)" "$("$PROFQ" idle-breakdown none.db $opt --format csv)" \
+		"idle-breakdown $opt: computed, not stored"
+done
+isnt() { [ "$1" != "$2" ]; ok $? "$3"; }
+isnt "$("$PROFQ" idle-breakdown alt.db --format csv)" "$("$PROFQ" idle-breakdown none.db --format csv)" \
+	"idle-breakdown reads the stored rows"
+
 # A run still being written is computed from its events, then derived once it is closed.
 cp all.db open.db
 sqlite open.db "UPDATE runs SET status = 'open' WHERE id = 1; DELETE FROM derived_runs WHERE run_id = 1"
@@ -46,29 +69,31 @@ is "$("$PROFQ" op-sum open.db --run 1 --format csv)" "$("$PROFQ" op-sum all.db -
 	"an open run: computed from its events"
 "$PROFQ" repair open.db >/dev/null 2>&1
 is "$(sqlite open.db "SELECT status, (SELECT count(*) FROM derived_runs WHERE run_id = 1) FROM runs WHERE id = 1")" \
-	"aborted|5" "repair closes it as aborted and derives it"
+	"aborted|7" "repair closes it as aborted and derives it"
 
 # A file written before the derived tables: read as before, upgraded by the next write.
 "$PROFQ" import -q -o old.db "$K1" >/dev/null
 sqlite old.db "DROP VIEW v_tb_op_sums; DROP VIEW v_tb_op_nodes; DROP VIEW v_tb_kernel_sums;
 	DROP VIEW v_tb_gpu_metrics; DROP VIEW v_tb_step_times; DROP VIEW v_tb_steps; DROP TABLE derived_runs; DROP TABLE tb_steps;
-	DROP TABLE tb_step_times; DROP TABLE tb_gpu_metrics; DROP TABLE tb_kernel_sums; DROP TABLE tb_op_sums"
+	DROP TABLE tb_step_times; DROP TABLE tb_gpu_metrics; DROP TABLE tb_kernel_sums; DROP TABLE tb_op_sums;
+	DROP VIEW v_hta_temporal_breakdown; DROP VIEW v_hta_idle_breakdown; DROP TABLE hta_temporal_breakdown;
+	DROP TABLE hta_idle_breakdown"
 for r in $REPORTS; do
 	is "$("$PROFQ" "$r" old.db --format csv)" "$("$PROFQ" "$r" all.db --run 1 --format csv)" "older file: $r as before"
 done
-is "$(sqlite old.db "SELECT count(*) FROM sqlite_master WHERE name LIKE 'tb_%' OR name = 'derived_runs'")" 0 \
+is "$(sqlite old.db "SELECT count(*) FROM sqlite_master WHERE name LIKE 'tb_%' OR name LIKE 'hta_%' OR name = 'derived_runs'")" 0 \
 	"reading it added nothing"
 like "$(cd "$TOP" && sqlite "$TMP/old.db" ".load $EXT" ".read queries/op-sum.sql" 2>&1)" "no such table" \
 	"sqlite3 on it: no such table"
 "$PROFQ" import -q -o old.db mod.json >/dev/null
-is "$(sqlite old.db "SELECT count(*) FROM derived_runs")" 10 "an import into it adds the tables and derives both runs"
+is "$(sqlite old.db "SELECT count(*) FROM derived_runs")" 14 "an import into it adds the tables and derives both runs"
 check old.db
 
 # merge keeps them (ids mapped), and they still match.
 "$PROFQ" import -q -o a.db "$GM" >/dev/null && "$PROFQ" import -q -o b.db mod.json >/dev/null &&
 	"$PROFQ" merge -o m.db a.db b.db >/dev/null 2>&1
 ok $? "merge two files"
-is "$(sqlite m.db "SELECT count(*) FROM derived_runs")" 10 "the merged runs are derived"
+is "$(sqlite m.db "SELECT count(*) FROM derived_runs")" 14 "the merged runs are derived"
 check m.db
 
 done_testing
