@@ -445,7 +445,6 @@ static void free_state(pstate *st)
 	memset(st, 0, sizeof *st);
 }
 
-/* The sweep. Returns SQLITE_OK with the result set, or an error already set on ctx. */
 /* Ranks the keys by (priority, category name): order[r] is the key of rank r, rank_of[key] its
  * rank, rank_cat[r] the category of rank r. */
 static void rank_keys(const pstate *st, psort *order, uint32_t *rank_of, uint32_t *rank_cat)
@@ -462,6 +461,7 @@ static void rank_keys(const pstate *st, psort *order, uint32_t *rank_of, uint32_
 	}
 }
 
+/* The sweep. Returns SQLITE_OK with the result set, or an error already set on ctx. */
 static void pb_compute(sqlite3_context *ctx, pstate *st)
 {
 	sqlite3_int64 ws, we, total = 0, other = 0, prev;
