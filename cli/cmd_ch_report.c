@@ -210,7 +210,11 @@ int pq_cmd_ch_report(int argc, char **argv)
 	pq_ch_close(&ch);
 	free(query);
 	if (rc != 0)
-		return pq_cli_fail("%s: %s", q->name, err.msg);
+		/* A database pushed by an older profq lacks the views the reports read. */
+		return pq_cli_fail("%s: %s%s", q->name, err.msg,
+				   strstr(err.msg, "doesn't exist") == NULL ? ""
+				   : " (profq push --clickhouse URL [--cluster NAME], without files, "
+				     "creates the tables and views the reports read)");
 	rc = pq_ch_result_stmt(out, &mem, &st, &err);
 	free(out);
 	if (rc != 0)

@@ -166,6 +166,9 @@ is "$?" 1 "push to a server that is not there: exit 1"
 like "$(cat "$TMP/err")" "^profq: ClickHouse at http://127.0.0.1:1" "with the reason"
 "$PROFQ" ch-report nope --clickhouse "$CH_URL1" 2>/dev/null
 is "$?" 2 "unknown ch-report: usage error"
+"$PROFQ" ch-report comm-overlap --clickhouse "$CH_URL1" --database nosuch 2>"$TMP/err"
+is "$?" 1 "ch-report on a database push never made: exit 1"
+like "$(cat "$TMP/err")" "doesn't exist.*profq push --clickhouse URL" "with the way to make it"
 
 ch_stop
 done_testing
