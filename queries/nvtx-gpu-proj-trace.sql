@@ -17,9 +17,7 @@
 SELECT coalesce(ds.value, '') || ':' || n.value AS name,
        p.proj_start_ns, p.proj_end_ns - p.proj_start_ns AS proj_duration_ns,
        r.start_ns AS orig_start_ns,
-       coalesce(r.end_ns, (SELECT max(coalesce(x.end_ns, x.start_ns)) FROM ranges x
-                           WHERE x.run_id = r.run_id AND x.kind IN (0, 1))) - r.start_ns
-         AS orig_duration_ns,
+       p.range_end_ns - r.start_ns AS orig_duration_ns,
        CASE r.kind WHEN 0 THEN 'PushPop' ELSE 'StartEnd' END AS style,
        t.pid, t.tid, p.num_gpu_ops, p.level, p.num_child, p.range_id, p.parent_id, r.run_id
 FROM nvtx_gpu_proj(:run) p

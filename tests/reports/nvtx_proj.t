@@ -68,4 +68,48 @@ is "$("$PROFQ" sql p.db --format csv "SELECT count(*) FROM nvtx_gpu_proj(NULL)")
 	"$(printf 'count(*)\n4')" "nvtx_gpu_proj(NULL): every run"
 "$PROFQ" sql p.db "SELECT * FROM nvtx_gpu_proj('x')" >/dev/null 2>err
 like "$(cat err)" "nvtx_gpu_proj: the run must be an integer" "nvtx_gpu_proj('x') is an error"
+# Domains and ranges never closed (second database): a domain of one name in two processes is one
+# group; no domain and an unnamed domain are both ":step"; an open start/end range ends at the run's
+# last NVTX timestamp, here a mark (5000) after every range, in orig_duration_ns and
+# total_range_ns alike.
+cat "$TOP/schema/schema.sql" "$TOP/schema/views.sql" | sqlite d.db || exit 1
+sqlite d.db <<'SQL' || exit 1
+INSERT INTO runs(id, source, created_utc, profq_version) VALUES (1, 'test', '2024', 'test');
+INSERT INTO processes(id, run_id, pid) VALUES (1, 1, 100), (2, 1, 200);
+INSERT INTO threads(id, run_id, process_id, tid) VALUES (1, 1, 1, 100), (2, 1, 2, 200);
+INSERT INTO strings(id, value) VALUES (1, 'dom'), (2, ''), (3, 'step'), (4, 'cudaLaunchKernel'),
+  (5, 'k'), (6, 'mark');
+INSERT INTO nvtx_domains(id, run_id, process_id, name_id) VALUES (1, 1, 1, 1), (2, 1, 2, 1), (3, 1, 1, 2);
+INSERT INTO ranges(id, run_id, process_id, thread_id, domain_id, start_ns, end_ns, kind, name_id)
+VALUES (20, 1, 1, 1, 1,       0,  100, 0, 3),   -- dom:step, pid 100
+       (21, 1, 2, 2, 2,       0,  300, 0, 3),   -- dom:step, pid 200
+       (22, 1, 1, 1, NULL,  200, NULL, 1, 3),   -- :step, never closed: ends at 5000
+       (23, 1, 1, 1, 3,     400,  500, 1, 3);   -- :step (unnamed domain), inside 22
+INSERT INTO marks(run_id, process_id, thread_id, ts_ns, kind, name_id) VALUES (1, 1, 1, 5000, 0, 6);
+INSERT INTO api_calls(run_id, process_id, thread_id, start_ns, end_ns, api_kind, name_id, correlation_id)
+VALUES (1, 1, 1, 10, 20, 0, 4, 1), (1, 2, 2, 10, 20, 0, 4, 2), (1, 1, 1, 250, 260, 0, 4, 3),
+       (1, 1, 1, 410, 420, 0, 4, 4);
+INSERT INTO kernels(run_id, process_id, start_ns, end_ns, correlation_id, name_id) VALUES
+  (1, 1, 1000, 1100, 1, 5), (1, 2, 1000, 1300, 2, 5), (1, 1, 2000, 2050, 3, 5),
+  (1, 1, 3000, 3200, 4, 5);
+SQL
+# :step = 22 (proj 2000..3200, range 200..5000) and 23 (3000..3200, 400..500): sd of 1200 and 200
+# is 707.1; dom:step = 20 (100) and 21 (300): sd 141.4; shares 1400 and 400 of 1800.
+is "$("$PROFQ" nvtx-gpu-proj-sum d.db --format csv)" \
+"time_pct,total_proj_ns,total_range_ns,range_instances,proj_avg_ns,proj_med_ns,proj_min_ns,proj_max_ns,proj_stddev_ns,total_gpu_ops,avg_gpu_ops,avg_range_level,avg_num_child,style,range
+77.8,1400,4900,2,700.0,700,200,1200,707.1,3,1.5,0.5,0.5,StartEnd,:step
+22.2,400,400,2,200.0,200,100,300,141.4,2,1.0,0.0,0.0,PushPop,dom:step" \
+	"sum: one group per domain name; no domain and an unnamed one alike; open range to the last mark"
+is "$("$PROFQ" nvtx-gpu-proj-trace d.db --format csv | cut -d, -f1-6,12,13)" \
+"name,proj_start_ns,proj_duration_ns,orig_start_ns,orig_duration_ns,style,range_id,parent_id
+dom:step,1000,100,0,100,PushPop,20,
+dom:step,1000,300,0,300,PushPop,21,
+:step,2000,1200,200,4800,StartEnd,22,
+:step,3000,200,400,100,StartEnd,23,22" "trace: the open range's duration runs to the last mark"
+is "$("$PROFQ" sql d.db --format csv "SELECT range_id, range_end_ns FROM nvtx_gpu_proj ORDER BY 1")" \
+"range_id,range_end_ns
+20,100
+21,300
+22,5000
+23,500" "nvtx_gpu_proj: range_end_ns closes the open range"
 done_testing
