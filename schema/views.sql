@@ -185,26 +185,34 @@ hsteps AS MATERIALIZED (
   SELECT run_id, row_number() OVER (PARTITION BY run_id ORDER BY hs, he) - 1 AS idx, step, hs, he
   FROM host_steps
 ),
--- every device event of the runs with steps, once per launching runtime call (api_kind 0, same
--- process and correlation id) and host step that call lies in; idx NULL when in none
+-- the runtime calls (api_kind 0) that lie in a host step, with the step: each step reads its
+-- calls through the (run, time) index, so the cost follows the calls, not calls x steps
+stepped AS MATERIALIZED (
+  SELECT a.process_id, a.correlation_id, s.idx
+  FROM hsteps s CROSS JOIN api_calls a ON a.run_id = s.run_id AND a.start_ns >= s.hs
+                                      AND a.start_ns <= s.he
+  WHERE a.end_ns <= s.he AND a.api_kind = 0
+),
+-- every device event of the runs with steps, once per host step its launching runtime call (same
+-- process and correlation id) lies in; idx NULL when in none
 dev AS MATERIALIZED (
-  SELECT d.run_id, d.t, d.id, d.start_ns, d.end_ns, s.idx
+  SELECT d.run_id, d.t, d.id, d.start_ns, d.end_ns, c.idx
   FROM (SELECT 'k' AS t, id, run_id, process_id, correlation_id, start_ns, end_ns FROM kernels
          WHERE run_id IN (SELECT run_id FROM hsteps)
         UNION ALL SELECT 'c', id, run_id, process_id, correlation_id, start_ns, end_ns FROM memcpys
          WHERE run_id IN (SELECT run_id FROM hsteps)
         UNION ALL SELECT 's', id, run_id, process_id, correlation_id, start_ns, end_ns FROM memsets
          WHERE run_id IN (SELECT run_id FROM hsteps)) d
-  LEFT JOIN api_calls a ON a.process_id = d.process_id AND a.correlation_id = d.correlation_id
-                       AND a.api_kind = 0
-  LEFT JOIN hsteps s ON s.run_id = a.run_id AND a.start_ns >= s.hs AND a.start_ns <= s.he
-                    AND a.end_ns <= s.he
+  LEFT JOIN stepped c ON c.process_id = d.process_id AND c.correlation_id = d.correlation_id
 ),
-dstep AS MATERIALIZED (
-  SELECT s.run_id, s.idx, s.step, s.hs, s.he, min(d.start_ns) AS ds, max(d.end_ns) AS de,
-         count(d.id) AS n
-  FROM hsteps s LEFT JOIN dev d ON d.run_id = s.run_id AND d.idx = s.idx
-  GROUP BY s.run_id, s.idx
+dstep AS MATERIALIZED (  -- each step with its device work: grouped, not joined (a join of steps
+                         -- with their events found no index here and scanned steps x events)
+  SELECT run_id, idx, max(step) AS step, max(hs) AS hs, max(he) AS he, min(ds) AS ds,
+         max(de) AS de, sum(n) AS n
+  FROM (SELECT run_id, idx, step, hs, he, NULL AS ds, NULL AS de, 0 AS n FROM hsteps
+        UNION ALL
+        SELECT run_id, idx, NULL, NULL, NULL, start_ns, end_ns, 1 FROM dev WHERE idx IS NOT NULL)
+  GROUP BY run_id, idx
 ),
 rs AS MATERIALIZED (  -- per run: step count, whether any step launched device work, the last one that did
   SELECT run_id, count(*) AS steps, max(n) > 0 AS used, max(CASE WHEN n > 0 THEN idx END) AS l
@@ -212,9 +220,9 @@ rs AS MATERIALIZED (  -- per run: step count, whether any step launched device w
 ),
 first_ AS (SELECT run_id, hs, ds FROM dstep WHERE idx = 0),
 unowned AS (  -- end of the last device event launched by no step, ending before the first step's device work
+  -- (an event has a row with idx NULL only when no call of it lies in a step)
   SELECT f.run_id, max(d.end_ns) AS e FROM first_ f JOIN dev d
     ON d.run_id = f.run_id AND d.start_ns < f.ds AND d.end_ns < f.ds AND d.idx IS NULL
-  WHERE NOT EXISTS (SELECT 1 FROM dev x WHERE x.t = d.t AND x.id = d.id AND x.idx IS NOT NULL)
   GROUP BY f.run_id
 ),
 init AS (  -- prev_end before the first step
