@@ -65,7 +65,9 @@ typedef struct {
 	int nonempty;     /* some row was aggregated (or a window was given) */
 	int haswin;
 	sqlite3_int64 ws, we;
-	/* 5-argument form: the windows, and their text to check that every row gives the same */
+	/* 5-argument form: the windows, and their text to check that every row giving them gives
+	 * the same */
+	int multi;
 	sqlite3_int64 *wins; /* start, end pairs */
 	size_t nwins;
 	char *wintext;
@@ -231,17 +233,18 @@ static void set_error(sqlite3_context *ctx, char *msg)
 }
 
 /* The 5-argument form's windows: "start end start end ..." (integers, blanks or commas between),
- * read on the first row; every later row must give the same text. */
+ * read on the first row that gives them; every later row gives the same text or NULL (the
+ * group's: a query can pass them on one row, and pays nothing per row for a long list). */
 static int set_windows(sqlite3_context *ctx, pstate *st, sqlite3_value *v)
 {
-	const char *text = (const char *)sqlite3_value_text(v), *p;
-	int n = sqlite3_value_bytes(v);
+	const char *text, *p;
+	int n;
 	size_t nvals = 0, cap = 0;
 
-	if (sqlite3_value_type(v) == SQLITE_NULL) {
-		sqlite3_result_error(ctx, FN ": argument 5 (windows) must be text, not NULL", -1);
-		return SQLITE_ERROR;
-	}
+	if (sqlite3_value_type(v) == SQLITE_NULL)
+		return SQLITE_OK;
+	text = (const char *)sqlite3_value_text(v);
+	n = sqlite3_value_bytes(v);
 	if (text == NULL)
 		goto nomem;
 	if (st->wintext != NULL) {
@@ -326,8 +329,11 @@ static void pb_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		sqlite3_result_error_nomem(ctx);
 		return;
 	}
-	if (argc == 5 && set_windows(ctx, st, argv[4]) != SQLITE_OK)
-		return;
+	if (argc == 5) {
+		st->multi = 1;
+		if (set_windows(ctx, st, argv[4]) != SQLITE_OK)
+			return;
+	}
 	if (rws == PQ_IV_OK && rwe == PQ_IV_OK) {
 		if (!st->haswin) {
 			st->haswin = 1;
@@ -755,7 +761,10 @@ static void pb_final(sqlite3_context *ctx)
 {
 	pstate *st = sqlite3_aggregate_context(ctx, 0);
 
-	if (st == NULL || !st->nonempty) {
+	if (st != NULL && st->multi && st->wintext == NULL) {
+		sqlite3_result_error(ctx, FN ": argument 5 (windows) must be text on some row of a "
+				     "group, not NULL on every row", -1);
+	} else if (st == NULL || !st->nonempty) {
 		sqlite3_result_null(ctx);
 	} else if (st->wintext != NULL) {
 		pb_compute_multi(ctx, st);

@@ -306,25 +306,26 @@ comm_ext AS MATERIALIZED (  -- external ids of the communication ops: their kern
 -- table is read through its run index (the NULL row: a run without events still gets its steps)
 bd AS (
   SELECT w.run_id, (
-    SELECT priority_breakdown(ev.start_ns, ev.end_ns, ev.role, ev.prio, w.w) FROM (
+    SELECT priority_breakdown(ev.start_ns, ev.end_ns, ev.role, ev.prio, ev.win) FROM (
       SELECT k.start_ns, k.end_ns,
              CASE WHEN x.external_id IS NOT NULL THEN 'Communication' ELSE 'Kernel' END AS role,
-             CASE WHEN x.external_id IS NOT NULL THEN 3 ELSE 0 END AS prio
+             CASE WHEN x.external_id IS NOT NULL THEN 3 ELSE 0 END AS prio, NULL AS win
       FROM kernels k LEFT JOIN comm_ext x ON x.run_id = k.run_id AND x.external_id = k.external_id
       WHERE k.run_id = w.run_id
-      UNION ALL SELECT start_ns, end_ns, 'Memcpy', 1 FROM memcpys WHERE run_id = w.run_id
-      UNION ALL SELECT start_ns, end_ns, 'Memset', 2 FROM memsets WHERE run_id = w.run_id
-      UNION ALL SELECT start_ns, end_ns, 'Runtime', 4 FROM api_calls WHERE run_id = w.run_id AND api_kind = 0
+      UNION ALL SELECT start_ns, end_ns, 'Memcpy', 1, NULL FROM memcpys WHERE run_id = w.run_id
+      UNION ALL SELECT start_ns, end_ns, 'Memset', 2, NULL FROM memsets WHERE run_id = w.run_id
+      UNION ALL SELECT start_ns, end_ns, 'Runtime', 4, NULL FROM api_calls WHERE run_id = w.run_id AND api_kind = 0
       UNION ALL  -- tb_plugin's host-side events: Operator, UserAnnotation, Python
       SELECT r.start_ns, r.end_ns,
              CASE WHEN r.kind <> 5 AND h.what = 'dl' THEN 'DataLoader' WHEN h.what = 'comm' THEN 'Communication'
                   ELSE 'CPU Exec' END,
-             CASE WHEN r.kind <> 5 AND h.what = 'dl' THEN 5 WHEN h.what = 'comm' THEN 3 ELSE 6 END
+             CASE WHEN r.kind <> 5 AND h.what = 'dl' THEN 5 WHEN h.what = 'comm' THEN 3 ELSE 6 END, NULL
       FROM ranges r LEFT JOIN hnames h ON h.id = r.name_id LEFT JOIN strings c ON c.id = r.category_id
       WHERE r.run_id = w.run_id AND r.end_ns IS NOT NULL
         AND (r.kind IN (2, 3) OR (r.kind = 5 AND lower(c.value) = 'python'))
         AND NOT (r.kind <> 5 AND h.what IS 'step')
-      UNION ALL SELECT NULL, NULL, NULL, NULL) ev) AS j
+      -- the windows on one row only (the others' NULL): a long list is read once, not per event
+      UNION ALL SELECT NULL, NULL, NULL, NULL, w.w) ev) AS j
   FROM wins w
 )
 SELECT run_id, step_index, step, kernel_ns, memcpy_ns, memset_ns, communication_ns, runtime_ns,

@@ -72,6 +72,13 @@ is "$(qerr "$P SELECT priority_breakdown(s, e, c, p, '0 100 50') FROM ev;")" \
 is "$(qerr "$P SELECT priority_breakdown(s, e, c, p, CASE WHEN s = 0 THEN '0 1' ELSE '0 2' END) FROM ev;")" \
 	"priority_breakdown: windows must be the same on every row of a group" \
 	"priority_breakdown(windows): the windows must not change within a group"
+# Windows on one row only: the other rows' NULL take the group's (the same objects as above).
+is "$(q "$P SELECT priority_breakdown(s, e, c, p, CASE WHEN s = 120 THEN '0 100 50 200' END) FROM ev;")" \
+	'[{"A":100,"B":0,"other":0,"total":100},{"A":130,"B":20,"other":0,"total":150}]' \
+	"priority_breakdown(windows): windows given on one row serve the group"
+is "$(qerr "$P SELECT priority_breakdown(s, e, c, p, NULL) FROM ev;")" \
+	"priority_breakdown: argument 5 (windows) must be text on some row of a group, not NULL on every row" \
+	"priority_breakdown(windows): NULL on every row is an error"
 ref_suite windows
 
 done_testing
