@@ -12,4 +12,11 @@ int pq_op_sums_compute(sqlite3 *db, const char *pending, pq_op_sums **out, pq_er
 int pq_op_sums_insert(sqlite3 *db, pq_op_sums *r, pq_error *err);
 void pq_op_sums_free(pq_op_sums *r);
 
+/* The rows of a query (derive_rows.c), held to be inserted into a table of the same columns,
+ * possibly on another connection. Owned by the caller: pq_rows_free. */
+typedef struct pq_held_rows pq_held_rows;
+int pq_rows_hold(sqlite3 *db, const char *sql, pq_held_rows **out, pq_error *err);
+int pq_rows_insert(sqlite3 *db, const char *table, const pq_held_rows *r, pq_error *err);
+void pq_rows_free(pq_held_rows *r);
+
 #endif
