@@ -253,6 +253,7 @@ bench: all
 	PROFQ_BUILD=$(B) sh bench/import.sh $(BENCH_MB)
 	PROFQ_BUILD=$(B) sh bench/import_nsys.sh
 	PROFQ_BUILD=$(B) sh bench/reports.sh
+	PROFQ_BUILD=$(B) sh bench/growth.sh
 	PROFQ_BUILD=$(B) sh bench/report_times.sh
 	PROFQ_BUILD=$(B) sh bench/peers.sh
 	$(if $(COLLECTOR),PROFQ_BUILD=$(B) sh bench/collector.sh)

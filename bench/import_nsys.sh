@@ -21,13 +21,12 @@ times=""
 for i in $(seq "$runs"); do
 	rm -f "$tmp/b.db"
 	s=$(date +%s%N)
-	out=$(/usr/bin/time -f "%M" -o "$tmp/rss.$i" "$profq" import -o "$tmp/b.db" "$src")
+	out=$(/usr/bin/time -f "%M" -o "$tmp/rss.$i" "$profq" import -o "$tmp/b.db" "$src" 2>&1)
 	e=$(date +%s%N)
 	times="$times $(( (e - s) / 1000 ))"
 done
 rss=$(cat "$tmp"/rss.* | sort -n | tail -1)
-rows=$(printf '%s\n' "$out" | sed -n 's/.*events, \([0-9]*\) rows.*/\1/p')
-events=$(printf '%s\n' "$out" | sed -n 's/.*: \([0-9]*\) events.*/\1/p')
+rows=$(printf '%s\n' "$out" | sed -n 's/.*events, \([0-9,]*\) rows.*/\1/p' | tr -d ,)
 printf '%s\n' $times | sort -n >"$tmp/t"
 best=$(head -1 "$tmp/t"); med=$(sed -n "$(( (runs + 1) / 2 ))p" "$tmp/t"); worst=$(tail -1 "$tmp/t")
 echo "file:    $src ($(stat -c %s "$src") bytes)"
