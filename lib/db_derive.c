@@ -126,7 +126,9 @@ static void *work(void *arg)
 	sqlite3_busy_timeout(db, 5000);
 	/* One read transaction: every table from the snapshot the write lock froze. */
 	if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK) {
-		for (size_t i = 0; i < NWORKER_VIEWS && has_functions(db); i++) {
+		int views = has_functions(db); /* else this connection's views are left to the writer */
+
+		for (size_t i = 0; views && i < NWORKER_VIEWS; i++) {
 			snprintf(pending, sizeof(pending), PENDING, worker_views[i]);
 			snprintf(sql, sizeof(sql), "SELECT * FROM \"v_%s\" WHERE run_id IN (%s)",
 				 worker_views[i], pending);
