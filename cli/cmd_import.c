@@ -37,6 +37,8 @@ static void remove_database(const char *path)
 	unlink(side);
 	snprintf(side, sizeof(side), "%s-shm", path);
 	unlink(side);
+	snprintf(side, sizeof(side), "%s-journal", path); /* a new file's first run (store.c) */
+	unlink(side);
 }
 
 /* "profq: imported FILE as run N (FORMAT) in S s: E events, R rows[, K skipped][, U unmatched]" */

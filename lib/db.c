@@ -72,6 +72,11 @@ static int pragma_int(sqlite3 *db, const char *path, const char *pragma, int64_t
 		return report_hint(path, err);
 	if (rc == SQLITE_NOTADB)
 		return pq_fail(err, "'%s' is not an SQLite database", path);
+	/* A new file's first import that was killed (store.c): only a writer can roll it back. */
+	if (sqlite3_extended_errcode(db) == SQLITE_READONLY_ROLLBACK)
+		return pq_fail(err, "cannot read '%s': a write to it was interrupted, and its journal "
+			       "('%s-journal') must be rolled back first: run 'profq repair %s'", path,
+			       path, path);
 	return pq_fail(err, "cannot read '%s': %s", path, sqlite3_errmsg(db));
 }
 
