@@ -50,12 +50,22 @@ void pq_map_free(pq_map *m)
 
 pq_map_value *pq_map_find(const pq_map *m, const char *key, size_t keylen)
 {
+	return pq_map_find_key(m, key, keylen, NULL);
+}
+
+pq_map_value *pq_map_find_key(const pq_map *m, const char *key, size_t keylen,
+			      const char **stored)
+{
 	size_t i;
 
 	if (m->cap == 0)
 		return NULL;
 	i = probe(m->slots, m->cap, key, keylen, hash(key, keylen));
-	return m->slots[i].key != NULL ? &m->slots[i].v : NULL;
+	if (m->slots[i].key == NULL)
+		return NULL;
+	if (stored != NULL)
+		*stored = m->slots[i].key;
+	return &m->slots[i].v;
 }
 
 static int grow(pq_map *m)

@@ -37,6 +37,11 @@ void pq_map_free(pq_map *m);
 /* The value stored for key, or NULL; valid until the next put or del. */
 pq_map_value *pq_map_find(const pq_map *m, const char *key, size_t keylen);
 
+/* pq_map_find, and *stored (when found) the map's own copy of key: it stays where it is until
+ * the key is deleted or the map freed. */
+pq_map_value *pq_map_find_key(const pq_map *m, const char *key, size_t keylen,
+			      const char **stored);
+
 /* Inserts or replaces; returns 0, or -1 when out of memory. */
 int pq_map_put(pq_map *m, const char *key, size_t keylen, pq_map_value v);
 

@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,16 @@ static const char *const sql_text[Q_COUNT_STMTS] = {
 	[Q_METADATA_FIND] = "SELECT min(run_id) FROM run_metadata WHERE key = ?1 AND value = ?2",
 };
 
+/* A text pq_store_intern was last given at a pointer, and the strings map's copy of it. Callers
+ * that hand the same buffer again (the collector's kernel names, three a kernel) are answered by
+ * one strcmp instead of a strlen, a hash, a probe and a memcmp: ~6 % of the collector's writer
+ * (bench/RESULTS.md). Checked by content, so a buffer reused for another text misses. */
+typedef struct recent_text {
+	const char *given;  /* the caller's pointer, compared only, never read through */
+	const char *key;    /* owned by strings */
+	int64_t id;
+} recent_text;
+
 struct pq_store {
 	sqlite3 *db;
 	int created;
@@ -70,8 +81,10 @@ struct pq_store {
 	int64_t invalid_utf8;     /* texts of the open run that had invalid UTF-8 replaced */
 	int64_t span_start, span_end;
 	sqlite3_stmt *insert[PQ_T_COUNT];
+	struct insert_plan *plan[PQ_T_COUNT]; /* how each insert binds a row (prepare_insert) */
 	sqlite3_stmt *stmts[Q_COUNT_STMTS];
 	pq_map strings;        /* text -> strings.id, valid for the store's lifetime */
+	recent_text recent[64];   /* pq_store_intern's front of strings, by the caller's pointer */
 	pq_map dims;           /* "<kind>|<key>" -> id, cleared with each new run */
 	pq_progress progress;     /* pq_store_set_progress() */
 };
@@ -108,6 +121,32 @@ static void bind_int(sqlite3_stmt *st, int i, int64_t v)
 		sqlite3_bind_null(st, i);
 	else
 		sqlite3_bind_int64(st, i, v);
+}
+
+/* An insert parameter's value, kept because SQLite keeps bindings across sqlite3_reset: a value
+ * equal to the previous row's is not bound again. In a stream of kernels most of the 34 columns
+ * repeat (run, process, device, launch dimensions, NULLs), and binding is ~6 % of a collector's
+ * writer (bench/RESULTS.md). Only NULLs and integers are kept; text and reals are always bound. */
+typedef struct bound {
+	int64_t i;
+	int kind; /* BOUND_OTHER, BOUND_NULL or BOUND_INT */
+} bound;
+enum { BOUND_OTHER, BOUND_NULL, BOUND_INT };
+
+static inline void bind_row_int(sqlite3_stmt *st, bound *b, int i, int64_t v)
+{
+	bound *x = &b[i - 1];
+
+	if (v == PQ_NULL) {
+		if (x->kind != BOUND_NULL)
+			sqlite3_bind_null(st, i);
+		x->kind = BOUND_NULL;
+	} else {
+		if (x->kind != BOUND_INT || x->i != v)
+			sqlite3_bind_int64(st, i, v);
+		x->kind = BOUND_INT;
+		x->i = v;
+	}
 }
 
 /* Binds text as valid UTF-8 (utf8.h): invalid sequences become U+FFFD and are counted. */
@@ -304,8 +343,10 @@ void pq_store_close(pq_store *s)
 			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 	}
 	switch_to_wal(s);
-	for (int i = 0; i < PQ_T_COUNT; i++)
+	for (int i = 0; i < PQ_T_COUNT; i++) {
 		sqlite3_finalize(s->insert[i]);
+		free(s->plan[i]);
+	}
 	for (int i = 0; i < Q_COUNT_STMTS; i++)
 		sqlite3_finalize(s->stmts[i]);
 	path = s->lock_fd >= 0 ? sqlite3_mprintf("%s", pq_store_path(s)) : NULL;
@@ -378,12 +419,22 @@ static int intern_valid(pq_store *s, const char *text, size_t len, int64_t *id, 
 
 int pq_store_intern(pq_store *s, const char *text, int64_t *id, pq_error *err)
 {
-	size_t len = strlen(text), fixed_len;
+	recent_text *r = &s->recent[((uintptr_t)text >> 4 ^ (uintptr_t)text >> 10) % 64];
+	size_t len, fixed_len;
+	pq_map_value *found;
 	char *fixed;
 	int rc;
 
-	if (pq_map_get_int(&s->strings, text, len, id))
+	if (r->given == text && strcmp(r->key, text) == 0) {
+		*id = r->id;
 		return 0;
+	}
+	len = strlen(text);
+	if ((found = pq_map_find_key(&s->strings, text, len, &r->key)) != NULL) {
+		r->given = text;
+		*id = r->id = found->i;
+		return 0;
+	}
 	/* The cache keeps the bytes as given; the table the text made valid (utf8.h). */
 	fixed = pq_utf8_fix(text, len, &fixed_len);
 	if (fixed == NULL && fixed_len == (size_t)-1)
@@ -397,6 +448,7 @@ int pq_store_intern(pq_store *s, const char *text, int64_t *id, pq_error *err)
 		return -1;
 	if (pq_map_put_int(&s->strings, text, len, *id) != 0)
 		return pq_fail(err, "out of memory");
+	r->given = NULL;
 	return 0;
 }
 
@@ -865,6 +917,7 @@ int pq_store_abort_run(pq_store *s, pq_error *err)
 	}
 	/* The rollback may have dropped strings the cache still lists. */
 	pq_map_free(&s->strings);
+	memset(s->recent, 0, sizeof(s->recent));
 	pq_map_free(&s->dims);
 	if (s->batch_rows < 0) {
 		/* One transaction held the whole run (its row, an index drop, added tables): the
@@ -892,6 +945,33 @@ int pq_store_abort_run(pq_store *s, pq_error *err)
 
 /* Events -------------------------------------------------------------------------------------- */
 
+/* How a table's rows are bound: the integer columns (most of them) in a loop of their own, the
+ * others by type (a switch per column mispredicted: ~2 % of the collector's writer). */
+typedef struct insert_plan {
+	bound *bound;                 /* what each parameter holds, run_id first */
+	unsigned char *ints, *others; /* column indices into the table's cols */
+	size_t nints, nothers;
+} insert_plan;
+
+static insert_plan *plan_insert(const pq_table *tab)
+{
+	size_t n = tab->ncols;
+	insert_plan *pl = calloc(1, sizeof(*pl) + (n + 1) * sizeof(bound) + 2 * n);
+
+	if (pl == NULL)
+		return NULL;
+	pl->bound = (bound *)(pl + 1);
+	pl->ints = (unsigned char *)(pl->bound + n + 1);
+	pl->others = pl->ints + n;
+	for (size_t i = 0; i < n; i++) {
+		if (tab->cols[i].type == PQ_COL_INT)
+			pl->ints[pl->nints++] = (unsigned char)i;
+		else
+			pl->others[pl->nothers++] = (unsigned char)i;
+	}
+	return pl;
+}
+
 static int prepare_insert(pq_store *s, enum pq_table_id t, pq_error *err)
 {
 	const pq_table *tab = &pq_tables[t];
@@ -912,6 +992,61 @@ static int prepare_insert(pq_store *s, enum pq_table_id t, pq_error *err)
 	if (sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &s->insert[t], NULL) !=
 	    SQLITE_OK)
 		return fail_db(s, err, "cannot prepare an insert");
+	if ((s->plan[t] = plan_insert(tab)) == NULL) {
+		sqlite3_finalize(s->insert[t]);
+		s->insert[t] = NULL;
+		return pq_fail(err, "out of memory");
+	}
+	return 0;
+}
+
+/* Unbinds a failed row's values, and forgets them. */
+static void clear_row(pq_store *s, enum pq_table_id t)
+{
+	sqlite3_clear_bindings(s->insert[t]);
+	memset(s->plan[t]->bound, 0, (pq_tables[t].ncols + 1) * sizeof(bound));
+}
+
+/* Binds column i of row (not an integer column); 1 when it is NULL, -1 on error. */
+static int bind_other(pq_store *s, sqlite3_stmt *st, bound *b, const pq_col *c, int p,
+		      const void *field, pq_error *err)
+{
+	int64_t v;
+
+	switch (c->type) {
+	case PQ_COL_REAL:
+		if (isnan(*(const double *)field)) {
+			bind_row_int(st, b, p, PQ_NULL);
+			return 1;
+		}
+		sqlite3_bind_double(st, p, *(const double *)field);
+		break;
+	case PQ_COL_TEXT:
+		if (*(const char *const *)field == NULL) {
+			bind_row_int(st, b, p, PQ_NULL);
+			return 1;
+		}
+		bind_text(s, st, p, *(const char *const *)field);
+		break;
+	case PQ_COL_NAME:
+		if (intern_name(s, *(const char *const *)field, &v, err) != 0)
+			return -1;
+		bind_row_int(st, b, p, v);
+		return v == PQ_NULL;
+	case PQ_COL_VALUE: {
+		const pq_value *x = field;
+		if (x->type == PQ_VALUE_INT)
+			sqlite3_bind_int64(st, p, x->i);
+		else if (x->type == PQ_VALUE_REAL && !isnan(x->d))
+			sqlite3_bind_double(st, p, x->d);
+		else
+			sqlite3_bind_null(st, p);
+		break;
+	}
+	case PQ_COL_INT:
+		break;
+	}
+	b[p - 1].kind = BOUND_OTHER;
 	return 0;
 }
 
@@ -920,58 +1055,40 @@ static int insert_row(pq_store *s, enum pq_table_id t, const void *row, int64_t 
 {
 	const pq_table *tab = &pq_tables[t];
 	const char *base = row;
+	const pq_col *missing = NULL;
+	const insert_plan *pl;
 	sqlite3_stmt *st;
 
 	if (need_run(s, err) != 0 || prepare_insert(s, t, err) != 0)
 		return -1;
 	st = s->insert[t];
-	sqlite3_bind_int64(st, 1, s->run_id);
-	for (size_t i = 0; i < tab->ncols; i++) {
-		const pq_col *c = &tab->cols[i];
-		const void *field = base + c->offset;
-		int p = (int)i + 2, is_null = 0;
-		int64_t name_id;
+	pl = s->plan[t];
+	bind_row_int(st, pl->bound, 1, s->run_id);
+	for (size_t k = 0; k < pl->nints; k++) {
+		const pq_col *c = &tab->cols[pl->ints[k]];
+		int64_t v = *(const int64_t *)(base + c->offset);
 
-		switch (c->type) {
-		case PQ_COL_INT:
-			is_null = *(const int64_t *)field == PQ_NULL;
-			bind_int(st, p, *(const int64_t *)field);
-			break;
-		case PQ_COL_REAL:
-			is_null = isnan(*(const double *)field);
-			if (is_null)
-				sqlite3_bind_null(st, p);
-			else
-				sqlite3_bind_double(st, p, *(const double *)field);
-			break;
-		case PQ_COL_TEXT:
-			is_null = *(const char *const *)field == NULL;
-			bind_text(s, st, p, *(const char *const *)field);
-			break;
-		case PQ_COL_NAME:
-			if (intern_name(s, *(const char *const *)field, &name_id, err) != 0)
-				return -1;
-			is_null = name_id == PQ_NULL;
-			bind_int(st, p, name_id);
-			break;
-		case PQ_COL_VALUE: {
-			const pq_value *v = field;
-			if (v->type == PQ_VALUE_INT)
-				sqlite3_bind_int64(st, p, v->i);
-			else if (v->type == PQ_VALUE_REAL && !isnan(v->d))
-				sqlite3_bind_double(st, p, v->d);
-			else
-				sqlite3_bind_null(st, p);
-			break;
+		if (v == PQ_NULL && c->required && missing == NULL)
+			missing = c;
+		bind_row_int(st, pl->bound, pl->ints[k] + 2, v);
+	}
+	for (size_t k = 0; k < pl->nothers && missing == NULL; k++) {
+		const pq_col *c = &tab->cols[pl->others[k]];
+		int rc = bind_other(s, st, pl->bound, c, pl->others[k] + 2, base + c->offset, err);
+
+		if (rc < 0) {
+			clear_row(s, t);
+			return -1;
 		}
-		}
-		if (is_null && c->required) {
-			sqlite3_clear_bindings(st);
-			return pq_fail(err, "%s row without %s", tab->name, c->column);
-		}
+		if (rc == 1 && c->required)
+			missing = c;
+	}
+	if (missing != NULL) {
+		clear_row(s, t);
+		return pq_fail(err, "%s row without %s", tab->name, missing->column);
 	}
 	if (step_done(s, st, "cannot insert a row", err) != 0) {
-		sqlite3_clear_bindings(st);
+		clear_row(s, t);
 		return -1;
 	}
 	if (id != NULL)
@@ -997,11 +1114,20 @@ int pq_store_range_end(pq_store *s, int64_t range_id, int64_t end_ns, int64_t en
 	return row_written(s, err);
 }
 
+/* A row starts as a copy of its table's NULL row, made once: walking the column descriptions
+ * for every row was ~2 % of a collector's writer. */
 #define ROW_API(type, table)                                                                   \
+	static pq_##type type##_null;                                                          \
+	static pthread_once_t type##_once = PTHREAD_ONCE_INIT;                                 \
+	static void type##_null_make(void)                                                     \
+	{                                                                                      \
+		memset(&type##_null, 0, sizeof(type##_null));                                 \
+		pq_table_init_row(&pq_tables[table], &type##_null);                            \
+	}                                                                                      \
 	void pq_##type##_init(pq_##type *r)                                                    \
 	{                                                                                      \
-		memset(r, 0, sizeof(*r));                                                      \
-		pq_table_init_row(&pq_tables[table], r);                                       \
+		pthread_once(&type##_once, type##_null_make);                                  \
+		*r = type##_null;                                                              \
 	}                                                                                      \
 	int pq_store_##type(pq_store *s, const pq_##type *r, int64_t *id, pq_error *err)       \
 	{                                                                                      \
