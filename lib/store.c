@@ -85,6 +85,7 @@ struct pq_store {
 	sqlite3_stmt *stmts[Q_COUNT_STMTS];
 	pq_map strings;        /* text -> strings.id, valid for the store's lifetime */
 	recent_text recent[64];   /* pq_store_intern's front of strings, by the caller's pointer */
+	uint64_t strings_epoch;   /* pq_store_strings_epoch */
 	pq_map dims;           /* "<kind>|<key>" -> id, cleared with each new run */
 	pq_progress progress;     /* pq_store_set_progress() */
 };
@@ -450,6 +451,11 @@ int pq_store_intern(pq_store *s, const char *text, int64_t *id, pq_error *err)
 		return pq_fail(err, "out of memory");
 	r->given = NULL;
 	return 0;
+}
+
+uint64_t pq_store_strings_epoch(const pq_store *s)
+{
+	return s->strings_epoch;
 }
 
 /* Interns text, or gives PQ_NULL for NULL text. */
@@ -918,6 +924,7 @@ int pq_store_abort_run(pq_store *s, pq_error *err)
 	/* The rollback may have dropped strings the cache still lists. */
 	pq_map_free(&s->strings);
 	memset(s->recent, 0, sizeof(s->recent));
+	s->strings_epoch++;
 	pq_map_free(&s->dims);
 	if (s->batch_rows < 0) {
 		/* One transaction held the whole run (its row, an index drop, added tables): the
@@ -947,25 +954,35 @@ int pq_store_abort_run(pq_store *s, pq_error *err)
 
 /* How a table's rows are bound: the integer columns (most of them) in a loop of their own, the
  * others by type (a switch per column mispredicted: ~2 % of the collector's writer). */
+typedef struct int_col {
+	unsigned short offset;  /* in the row struct */
+	unsigned char param, required;
+} int_col;
+
 typedef struct insert_plan {
-	bound *bound;                 /* what each parameter holds, run_id first */
-	unsigned char *ints, *others; /* column indices into the table's cols */
+	bound *bound;           /* what each parameter holds, run_id first */
+	int_col *ints;          /* the integer columns */
+	unsigned char *others;  /* the other columns' indices into the table's cols */
 	size_t nints, nothers;
 } insert_plan;
 
 static insert_plan *plan_insert(const pq_table *tab)
 {
 	size_t n = tab->ncols;
-	insert_plan *pl = calloc(1, sizeof(*pl) + (n + 1) * sizeof(bound) + 2 * n);
+	insert_plan *pl = calloc(1, sizeof(*pl) + (n + 1) * sizeof(bound) + n * sizeof(int_col) + n);
 
 	if (pl == NULL)
 		return NULL;
 	pl->bound = (bound *)(pl + 1);
-	pl->ints = (unsigned char *)(pl->bound + n + 1);
-	pl->others = pl->ints + n;
+	pl->ints = (int_col *)(pl->bound + n + 1);
+	pl->others = (unsigned char *)(pl->ints + n);
 	for (size_t i = 0; i < n; i++) {
-		if (tab->cols[i].type == PQ_COL_INT)
-			pl->ints[pl->nints++] = (unsigned char)i;
+		const pq_col *c = &tab->cols[i];
+
+		if (c->type == PQ_COL_INT)
+			pl->ints[pl->nints++] = (int_col){ (unsigned short)c->offset,
+							   (unsigned char)(i + 2),
+							   (unsigned char)c->required };
 		else
 			pl->others[pl->nothers++] = (unsigned char)i;
 	}
@@ -1007,10 +1024,12 @@ static void clear_row(pq_store *s, enum pq_table_id t)
 	memset(s->plan[t]->bound, 0, (pq_tables[t].ncols + 1) * sizeof(bound));
 }
 
-/* Binds column i of row (not an integer column); 1 when it is NULL, -1 on error. */
+/* Binds column c of row (not an integer column) to parameter p; 1 when it is NULL, -1 on
+ * error. */
 static int bind_other(pq_store *s, sqlite3_stmt *st, bound *b, const pq_col *c, int p,
-		      const void *field, pq_error *err)
+		      const char *row, pq_error *err)
 {
+	const void *field = row + c->offset;
 	int64_t v;
 
 	switch (c->type) {
@@ -1029,7 +1048,9 @@ static int bind_other(pq_store *s, sqlite3_stmt *st, bound *b, const pq_col *c, 
 		bind_text(s, st, p, *(const char *const *)field);
 		break;
 	case PQ_COL_NAME:
-		if (intern_name(s, *(const char *const *)field, &v, err) != 0)
+		if (c->id_offset != 0 && (v = *(const int64_t *)(row + c->id_offset)) > 0)
+			;  /* interned by the caller */
+		else if (intern_name(s, *(const char *const *)field, &v, err) != 0)
 			return -1;
 		bind_row_int(st, b, p, v);
 		return v == PQ_NULL;
@@ -1065,16 +1086,16 @@ static int insert_row(pq_store *s, enum pq_table_id t, const void *row, int64_t 
 	pl = s->plan[t];
 	bind_row_int(st, pl->bound, 1, s->run_id);
 	for (size_t k = 0; k < pl->nints; k++) {
-		const pq_col *c = &tab->cols[pl->ints[k]];
+		const int_col *c = &pl->ints[k];
 		int64_t v = *(const int64_t *)(base + c->offset);
 
 		if (v == PQ_NULL && c->required && missing == NULL)
-			missing = c;
-		bind_row_int(st, pl->bound, pl->ints[k] + 2, v);
+			missing = &tab->cols[c->param - 2];
+		bind_row_int(st, pl->bound, c->param, v);
 	}
 	for (size_t k = 0; k < pl->nothers && missing == NULL; k++) {
 		const pq_col *c = &tab->cols[pl->others[k]];
-		int rc = bind_other(s, st, pl->bound, c, pl->others[k] + 2, base + c->offset, err);
+		int rc = bind_other(s, st, pl->bound, c, pl->others[k] + 2, base, err);
 
 		if (rc < 0) {
 			clear_row(s, t);

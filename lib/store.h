@@ -65,6 +65,10 @@ typedef struct pq_kernel {
 	double blocks_per_sm, warps_per_sm, est_occupancy_pct;
 	int64_t launch_type, grid_id, graph_id, graph_node_id, queued_ns, submitted_ns;
 	const char *args;            /* JSON object text */
+	/* When > 0, the strings.id of name, demangled_name, short_name (pq_store_intern, under the
+	 * current pq_store_strings_epoch), used instead of the text: a caller writing the same names
+	 * over and over (the collector) saves the look-ups. */
+	int64_t name_id, demangled_name_id, short_name_id;
 } pq_kernel;
 
 typedef struct pq_memcpy {
@@ -242,6 +246,8 @@ int pq_store_build_indexes(pq_store *s, pq_error *err);
 
 /* Interns a string; *id receives its strings.id. */
 int pq_store_intern(pq_store *s, const char *text, int64_t *id, pq_error *err);
+/* Changes whenever ids pq_store_intern gave may have been rolled back (an aborted run). */
+uint64_t pq_store_strings_epoch(const pq_store *s);
 
 /* Dimensions: each returns the existing row's id or adds one. A non-NULL name replaces the stored
  * name (threads and processes are often named after their first event). */

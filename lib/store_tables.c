@@ -6,22 +6,26 @@
 
 #include "store.h"
 
-#define INT(T, f)      { #f, PQ_COL_INT, offsetof(T, f), 0 }
-#define INT_REQ(T, f)  { #f, PQ_COL_INT, offsetof(T, f), 1 }
-#define REAL(T, f)     { #f, PQ_COL_REAL, offsetof(T, f), 0 }
-#define REAL_REQ(T, f) { #f, PQ_COL_REAL, offsetof(T, f), 1 }
-#define TEXT(T, f)     { #f, PQ_COL_TEXT, offsetof(T, f), 0 }
-#define TEXT_REQ(T, f) { #f, PQ_COL_TEXT, offsetof(T, f), 1 }
-#define NAME(T, f)     { #f "_id", PQ_COL_NAME, offsetof(T, f), 0 }
-#define NAME_REQ(T, f) { #f "_id", PQ_COL_NAME, offsetof(T, f), 1 }
-#define VALUE(T, f)    { #f, PQ_COL_VALUE, offsetof(T, f), 0 }
+#define INT(T, f)      { #f, PQ_COL_INT, offsetof(T, f), 0, 0 }
+#define INT_REQ(T, f)  { #f, PQ_COL_INT, offsetof(T, f), 1, 0 }
+#define REAL(T, f)     { #f, PQ_COL_REAL, offsetof(T, f), 0, 0 }
+#define REAL_REQ(T, f) { #f, PQ_COL_REAL, offsetof(T, f), 1, 0 }
+#define TEXT(T, f)     { #f, PQ_COL_TEXT, offsetof(T, f), 0, 0 }
+#define TEXT_REQ(T, f) { #f, PQ_COL_TEXT, offsetof(T, f), 1, 0 }
+#define NAME(T, f)     { #f "_id", PQ_COL_NAME, offsetof(T, f), 0, 0 }
+#define NAME_REQ(T, f) { #f "_id", PQ_COL_NAME, offsetof(T, f), 1, 0 }
+#define VALUE(T, f)    { #f, PQ_COL_VALUE, offsetof(T, f), 0, 0 }
+/* A name the caller may hand over already interned (field f##_id): never at offset 0, where
+ * every row has process_id. */
+#define NAME_ID(T, f, req) { #f "_id", PQ_COL_NAME, offsetof(T, f), req, offsetof(T, f##_id) }
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 static const pq_col kernel_cols[] = {
 	INT(pq_kernel, process_id), INT(pq_kernel, device_id), INT(pq_kernel, stream_id),
 	INT_REQ(pq_kernel, start_ns), INT_REQ(pq_kernel, end_ns),
 	INT(pq_kernel, correlation_id), INT(pq_kernel, external_id),
-	NAME_REQ(pq_kernel, name), NAME(pq_kernel, demangled_name), NAME(pq_kernel, short_name),
+	NAME_ID(pq_kernel, name, 1), NAME_ID(pq_kernel, demangled_name, 0),
+	NAME_ID(pq_kernel, short_name, 0),
 	INT(pq_kernel, grid_x), INT(pq_kernel, grid_y), INT(pq_kernel, grid_z),
 	INT(pq_kernel, block_x), INT(pq_kernel, block_y), INT(pq_kernel, block_z),
 	INT(pq_kernel, cluster_x), INT(pq_kernel, cluster_y), INT(pq_kernel, cluster_z),

@@ -18,6 +18,7 @@ typedef struct pq_col {
 	enum pq_col_type type;
 	size_t offset;
 	int required;  /* a NULL here is a caller error */
+	size_t id_offset; /* PQ_COL_NAME: where the row may carry the text's strings.id; 0: never */
 } pq_col;
 
 typedef struct pq_table {

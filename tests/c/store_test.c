@@ -326,6 +326,62 @@ static void test_abort(void)
 	       1, "the other run is untouched");
 }
 
+/* Rows written one after another keep each one's own values (the store binds only what changed
+ * since the previous row, and forgets after a failed row); a kernel's name ids handed over are
+ * used as given; a buffer reused for another text interns the new text; an abort changes the
+ * strings epoch. */
+static void test_bindings_and_names(void)
+{
+	const char *path = path_in("bind.db");
+	char buf[32] = "first text", *got;
+	int64_t a, b, c, x, y;
+	uint64_t epoch;
+	pq_store *s;
+	pq_error err;
+	pq_run_info run;
+	pq_kernel k;
+
+	pq_store_open(path, 0, &s, &err);
+	pq_run_info_init(&run);
+	run.source = "bind";
+	pq_store_begin_run(s, &run, NULL, &err);
+	ok(pq_store_intern(s, buf, &x, &err) == 0, "intern a buffer's text");
+	strcpy(buf, "other text");
+	ok(pq_store_intern(s, buf, &y, &err) == 0 && y != x, "the same buffer, new text: a new id");
+	strcpy(buf, "first text");
+	ok(pq_store_intern(s, buf, &y, &err) == 0 && y == x, "and the first text its first id");
+	pq_store_intern(s, "gemm named by id", &a, &err);
+
+	pq_kernel_init(&k);
+	k.start_ns = 10, k.end_ns = 20, k.grid_x = 128, k.name = "ignored", k.name_id = a;
+	pq_store_kernel(s, &k, NULL, &err);
+	pq_kernel_init(&k);
+	k.start_ns = 30, k.end_ns = 40, k.registers_per_thread = 32, k.name = "by text";
+	pq_store_kernel(s, &k, NULL, &err);
+	pq_kernel_init(&k);
+	k.end_ns = 60, k.grid_x = 7, k.name = "no start"; /* end_ns as the next row's */
+	ok(pq_store_kernel(s, &k, NULL, &err) != 0, "a kernel without a start fails");
+	pq_kernel_init(&k);
+	k.start_ns = 50, k.end_ns = 60, k.grid_x = 128, k.name = "by text";
+	pq_store_kernel(s, &k, NULL, &err);
+	epoch = pq_store_strings_epoch(s);
+	pq_store_commit(s, &err);
+	got = query_text(path, "SELECT group_concat(start_ns || '-' || end_ns || ':' || "
+			       "coalesce(grid_x, '-') || ':' || "
+			       "coalesce(registers_per_thread, '-') || ':' || n.value, ' ') FROM (SELECT "
+			       "* FROM kernels ORDER BY start_ns) k JOIN strings n ON n.id = k.name_id");
+	is_str(got, "10-20:128:-:gemm named by id 30-40:-:32:by text 50-60:128:-:by text",
+	       "each row keeps its own values and names");
+	free(got);
+	is_int(query_int(path, "SELECT count(*) FROM strings WHERE value IN ('ignored', 'no start')"),
+	       0, "a name handed over by id is not interned from the text");
+	b = query_int(path, "SELECT count(*) FROM kernels");
+	pq_store_abort_run(s, &err);
+	c = (int64_t)(pq_store_strings_epoch(s) - epoch);
+	is_int(b * 10 + c, 31, "three kernels were written; the abort changed the strings epoch");
+	pq_store_close(s);
+}
+
 #define EVENT_INDEXES "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND tbl_name IN " \
 	"('kernels', 'memcpys', 'memsets', 'api_calls', 'ranges', 'marks', 'memory_events', " \
 	"'counters', 'synchronizations', 'flows')"
@@ -584,6 +640,7 @@ int main(void)
 	test_required_fields();
 	test_batching();
 	test_abort();
+	test_bindings_and_names();
 	test_deferred_indexes();
 	test_added_tables();
 	test_attach_and_range_end();
