@@ -51,6 +51,12 @@ typedef struct nsys_ctx {
 	pq_map skipped;
 	int skipped_rc;                /* nsys_write_skipped(): -1 once a write failed */
 
+	/* The big sorted reads, started ahead on other connections (nsys_prefetch.c); primed is
+	 * the statement handed over whose first step (result primed_rc) nsys_step has not read. */
+	struct nsys_prefetch *prefetch;
+	sqlite3_stmt *primed;
+	int primed_rc;
+
 	/* One-entry caches for the dimension lookups of the current row. */
 	int64_t last_gpid, last_process;
 	int64_t last_gtid, last_thread;
@@ -78,10 +84,23 @@ void nsys_close(nsys_ctx *c);
 int nsys_has_table(nsys_ctx *c, const char *table);
 int nsys_has_column(nsys_ctx *c, const char *table, const char *column);
 
-/* Prepares "SELECT <cols> FROM <table> AS t [WHERE where] ORDER BY order"; column i of the
- * result is cols[i]. *st is NULL (and 0 returned) when the table is absent. */
+/* A read of one table: "SELECT <cols> FROM <table> AS t [WHERE where] ORDER BY order". */
+typedef struct nsys_query {
+	const char *table;
+	const nsys_col *cols;
+	int ncols;
+	const char *where, *order;
+} nsys_query;
+
+/* Prepares the query; column i of the result is cols[i]. *st is NULL (and 0 returned) when the
+ * table is absent. A read nsys_prefetch started comes back with its first row ready. */
 int nsys_select(nsys_ctx *c, const char *table, const nsys_col *cols, int ncols,
 		const char *where, const char *order, sqlite3_stmt **st);
+int nsys_select_query(nsys_ctx *c, const nsys_query *q, sqlite3_stmt **st);
+/* The query's SQL (sqlite3_free it); NULL (and 0 returned) when the table is absent. */
+int nsys_select_sql(nsys_ctx *c, const nsys_query *q, char **sql);
+/* path as a read-only SQLite URI (free it). */
+char *nsys_uri(const char *path);
 
 /* Steps a SELECT: 1 row, 0 done, -1 error (err names the table). Counts progress. */
 int nsys_step(nsys_ctx *c, sqlite3_stmt *st, const char *table);
@@ -105,6 +124,20 @@ int nsys_time(nsys_ctx *c, sqlite3_stmt *st, int i, int64_t *out);
 /* Writes the metadata of the export (schema, capture options, counts of skipped rows). */
 int nsys_write_metadata(nsys_ctx *c);
 int nsys_write_skipped(nsys_ctx *c);
+
+/* nsys_prefetch.c --------------------------------------------------------------------------- */
+
+/* The event tables' reads, in the order the importer makes them. */
+extern const nsys_query nsys_q_kernels, nsys_q_memcpys, nsys_q_memsets, nsys_q_syncs,
+	nsys_q_api_calls, nsys_q_nvtx_events;
+
+/* Starts the n reads (in that order) on a helper thread, each on a connection of its own, up to
+ * their first row. Not an error when it cannot: the reads are then made as they come. */
+void nsys_prefetch(nsys_ctx *c, const nsys_query *const *q, int n);
+/* The started read whose SQL is sql, waited for: 1 and *st (primed, nsys_step) or 0. */
+int nsys_prefetch_take(nsys_ctx *c, const char *sql, sqlite3_stmt **st);
+/* Stops the helper and closes its connections (the reads taken must be finalized first). */
+void nsys_prefetch_stop(nsys_ctx *c);
 
 /* nsys_time.c ------------------------------------------------------------------------------- */
 

@@ -62,6 +62,8 @@ static int finish(sqlite3_stmt *st, int rc)
 	return st != NULL && rc != 0 ? -1 : 0;
 }
 
+#define NCOLS(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
 enum {
 	K_START, K_END, K_DEV, K_STREAM, K_CORR, K_GPID, K_MANGLED, K_DEMANGLED, K_SHORT,
 	K_GX, K_GY, K_GZ, K_BX, K_BY, K_BZ, K_CX, K_CY, K_CZ, K_REGS, K_SSHM, K_DSHM, K_LOCAL,
@@ -69,21 +71,25 @@ enum {
 	K_CACHE, K_SHM_LIMIT, K_COUNT
 };
 
+static const nsys_col kernels_cols[K_COUNT] = {
+	{ "start", NSYS_REQ }, { "end", NSYS_REQ }, { "deviceId", 0 }, { "streamId", 0 },
+	{ "correlationId", 0 }, { "globalPid", 0 }, { "mangledName", NSYS_STR },
+	{ "demangledName", NSYS_STR }, { "shortName", NSYS_STR },
+	{ "gridX", 0 }, { "gridY", 0 }, { "gridZ", 0 },
+	{ "blockX", 0 }, { "blockY", 0 }, { "blockZ", 0 },
+	{ "clusterX", 0 }, { "clusterY", 0 }, { "clusterZ", 0 },
+	{ "registersPerThread", 0 }, { "staticSharedMemory", 0 },
+	{ "dynamicSharedMemory", 0 }, { "localMemoryPerThread", 0 }, { "launchType", 0 },
+	{ "gridId", 0 }, { "graphId", 0 }, { "graphNodeId", 0 }, { "contextId", 0 },
+	{ "greenContextId", 0 }, { "sharedMemoryExecuted", 0 }, { "localMemoryTotal", 0 },
+	{ "cacheConfig", 0 }, { "sharedMemoryLimitConfig", 0 },
+};
+const nsys_query nsys_q_kernels = {
+	"CUPTI_ACTIVITY_KIND_KERNEL", kernels_cols, K_COUNT, NULL, "t.start, t.rowid"
+};
+
 int nsys_import_kernels(nsys_ctx *c)
 {
-	static const nsys_col cols[K_COUNT] = {
-		{ "start", NSYS_REQ }, { "end", NSYS_REQ }, { "deviceId", 0 }, { "streamId", 0 },
-		{ "correlationId", 0 }, { "globalPid", 0 }, { "mangledName", NSYS_STR },
-		{ "demangledName", NSYS_STR }, { "shortName", NSYS_STR },
-		{ "gridX", 0 }, { "gridY", 0 }, { "gridZ", 0 },
-		{ "blockX", 0 }, { "blockY", 0 }, { "blockZ", 0 },
-		{ "clusterX", 0 }, { "clusterY", 0 }, { "clusterZ", 0 },
-		{ "registersPerThread", 0 }, { "staticSharedMemory", 0 },
-		{ "dynamicSharedMemory", 0 }, { "localMemoryPerThread", 0 }, { "launchType", 0 },
-		{ "gridId", 0 }, { "graphId", 0 }, { "graphNodeId", 0 }, { "contextId", 0 },
-		{ "greenContextId", 0 }, { "sharedMemoryExecuted", 0 }, { "localMemoryTotal", 0 },
-		{ "cacheConfig", 0 }, { "sharedMemoryLimitConfig", 0 },
-	};
 	/* Columns without a place in kernels: kept in args under their nsys names. */
 	static const char *const arg_keys[] = {
 		"contextId", "greenContextId", "sharedMemoryExecuted", "localMemoryTotal",
@@ -93,7 +99,7 @@ int nsys_import_kernels(nsys_ctx *c)
 	sqlite3_stmt *st;
 	int rc = 0;
 
-	if (nsys_select(c, table, cols, K_COUNT, NULL, "t.start, t.rowid", &st) != 0)
+	if (nsys_select_query(c, &nsys_q_kernels, &st) != 0)
 		return -1;
 	while (st != NULL && (rc = nsys_step(c, st, table)) == 1) {
 		pq_kernel k;
@@ -178,21 +184,25 @@ enum {
 	M_NCOLS
 };
 
+static const nsys_col memcpys_cols[M_NCOLS] = {
+	{ "start", NSYS_REQ }, { "end", NSYS_REQ }, { "deviceId", 0 }, { "streamId", 0 },
+	{ "correlationId", 0 }, { "globalPid", 0 }, { "bytes", 0 }, { "copyKind", 0 },
+	{ "srcKind", 0 }, { "dstKind", 0 }, { "srcDeviceId", 0 }, { "dstDeviceId", 0 },
+	{ "migrationCause", 0 }, { "copyCount", 0 }, { "graphNodeId", 0 },
+	{ "contextId", 0 }, { "greenContextId", 0 },
+};
+const nsys_query nsys_q_memcpys = {
+	"CUPTI_ACTIVITY_KIND_MEMCPY", memcpys_cols, M_NCOLS, NULL, "t.start, t.rowid"
+};
+
 int nsys_import_memcpys(nsys_ctx *c)
 {
-	static const nsys_col cols[M_NCOLS] = {
-		{ "start", NSYS_REQ }, { "end", NSYS_REQ }, { "deviceId", 0 }, { "streamId", 0 },
-		{ "correlationId", 0 }, { "globalPid", 0 }, { "bytes", 0 }, { "copyKind", 0 },
-		{ "srcKind", 0 }, { "dstKind", 0 }, { "srcDeviceId", 0 }, { "dstDeviceId", 0 },
-		{ "migrationCause", 0 }, { "copyCount", 0 }, { "graphNodeId", 0 },
-		{ "contextId", 0 }, { "greenContextId", 0 },
-	};
 	static const char *const arg_keys[] = { "contextId", "greenContextId" };
 	const char *const table = "CUPTI_ACTIVITY_KIND_MEMCPY";
 	sqlite3_stmt *st;
 	int rc = 0;
 
-	if (nsys_select(c, table, cols, M_NCOLS, NULL, "t.start, t.rowid", &st) != 0)
+	if (nsys_select_query(c, &nsys_q_memcpys, &st) != 0)
 		return -1;
 	while (st != NULL && (rc = nsys_step(c, st, table)) == 1) {
 		pq_memcpy m;
@@ -229,20 +239,24 @@ int nsys_import_memcpys(nsys_ctx *c)
 	return finish(st, rc);
 }
 
+static const nsys_col memsets_cols[] = {
+	{ "start", NSYS_REQ }, { "end", NSYS_REQ }, { "deviceId", 0 }, { "streamId", 0 },
+	{ "correlationId", 0 }, { "globalPid", 0 }, { "bytes", 0 }, { "value", 0 },
+	{ "memKind", 0 }, { "graphNodeId", 0 }, { "contextId", 0 },
+	{ "greenContextId", 0 },
+};
+const nsys_query nsys_q_memsets = {
+	"CUPTI_ACTIVITY_KIND_MEMSET", memsets_cols, NCOLS(memsets_cols), NULL, "t.start, t.rowid"
+};
+
 int nsys_import_memsets(nsys_ctx *c)
 {
-	static const nsys_col cols[] = {
-		{ "start", NSYS_REQ }, { "end", NSYS_REQ }, { "deviceId", 0 }, { "streamId", 0 },
-		{ "correlationId", 0 }, { "globalPid", 0 }, { "bytes", 0 }, { "value", 0 },
-		{ "memKind", 0 }, { "graphNodeId", 0 }, { "contextId", 0 },
-		{ "greenContextId", 0 },
-	};
 	static const char *const arg_keys[] = { "contextId", "greenContextId" };
 	const char *const table = "CUPTI_ACTIVITY_KIND_MEMSET";
 	sqlite3_stmt *st;
 	int rc = 0;
 
-	if (nsys_select(c, table, cols, 12, NULL, "t.start, t.rowid", &st) != 0)
+	if (nsys_select_query(c, &nsys_q_memsets, &st) != 0)
 		return -1;
 	while (st != NULL && (rc = nsys_step(c, st, table)) == 1) {
 		pq_memset m;
@@ -271,17 +285,22 @@ int nsys_import_memsets(nsys_ctx *c)
 	return finish(st, rc);
 }
 
+static const nsys_col syncs_cols[] = {
+	{ "start", NSYS_REQ }, { "end", NSYS_REQ }, { "deviceId", 0 }, { "streamId", 0 },
+	{ "correlationId", 0 }, { "globalPid", 0 }, { "syncType", 0 }, { "eventId", 0 },
+};
+const nsys_query nsys_q_syncs = {
+	"CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", syncs_cols, NCOLS(syncs_cols), NULL,
+	"t.start, t.rowid"
+};
+
 int nsys_import_syncs(nsys_ctx *c)
 {
-	static const nsys_col cols[] = {
-		{ "start", NSYS_REQ }, { "end", NSYS_REQ }, { "deviceId", 0 }, { "streamId", 0 },
-		{ "correlationId", 0 }, { "globalPid", 0 }, { "syncType", 0 }, { "eventId", 0 },
-	};
 	const char *const table = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
 	sqlite3_stmt *st;
 	int rc = 0;
 
-	if (nsys_select(c, table, cols, 8, NULL, "t.start, t.rowid", &st) != 0)
+	if (nsys_select_query(c, &nsys_q_syncs, &st) != 0)
 		return -1;
 	while (st != NULL && (rc = nsys_step(c, st, table)) == 1) {
 		pq_sync y;
@@ -355,20 +374,25 @@ static int64_t kind_by_name(const char *name)
 	return strncmp(name, "cu", 2) == 0 ? PQ_API_DRIVER : PQ_API_RUNTIME;
 }
 
+static const nsys_col api_calls_cols[] = {
+	{ "start", NSYS_REQ }, { "end", NSYS_REQ }, { "eventClass", 0 },
+	{ "globalTid", 0 }, { "correlationId", 0 }, { "nameId", NSYS_STR | NSYS_REQ },
+	{ "returnValue", 0 }, { "callchainId", 0 },
+};
+const nsys_query nsys_q_api_calls = {
+	"CUPTI_ACTIVITY_KIND_RUNTIME", api_calls_cols, NCOLS(api_calls_cols), NULL,
+	"t.start, t.rowid"
+};
+
 int nsys_import_api_calls(nsys_ctx *c)
 {
-	static const nsys_col cols[] = {
-		{ "start", NSYS_REQ }, { "end", NSYS_REQ }, { "eventClass", 0 },
-		{ "globalTid", 0 }, { "correlationId", 0 }, { "nameId", NSYS_STR | NSYS_REQ },
-		{ "returnValue", 0 }, { "callchainId", 0 },
-	};
 	const char *const table = "CUPTI_ACTIVITY_KIND_RUNTIME";
 	unsigned char from_enum[256];
 	sqlite3_stmt *st;
 	int rc = 0;
 
 	if (enum_cuda_classes(c, from_enum) != 0 ||
-	    nsys_select(c, table, cols, 8, NULL, "t.start, t.rowid", &st) != 0)
+	    nsys_select_query(c, &nsys_q_api_calls, &st) != 0)
 		return -1;
 	while (st != NULL && (rc = nsys_step(c, st, table)) == 1) {
 		pq_api_call a;

@@ -37,6 +37,12 @@ static const nsys_col cols[N_COUNT] = {
 
 static const char table[] = "NVTX_EVENTS";
 
+/* The events other than definitions, in the order the push/pop stacks need. */
+const nsys_query nsys_q_nvtx_events = {
+	table, cols, N_COUNT, "t.eventType NOT IN (75, 33, 64)",
+	"t.globalTid, t.start, coalesce(t.\"end\", 9223372036854775807) DESC, t.rowid"
+};
+
 typedef struct open_range {
 	int64_t end;        /* INT64_MAX: never closed */
 	int64_t id;
@@ -208,9 +214,7 @@ static int read_events(nsys_ctx *c, nvtx_state *n)
 	int rc = 0;
 
 	n->stack_gtid = PQ_NULL;
-	if (nsys_select(c, table, cols, N_COUNT, "t.eventType NOT IN (75, 33, 64)",
-			"t.globalTid, t.start, coalesce(t.\"end\", 9223372036854775807) DESC, "
-			"t.rowid", &st) != 0)
+	if (nsys_select_query(c, &nsys_q_nvtx_events, &st) != 0)
 		return -1;
 	while (st != NULL && (rc = nsys_step(c, st, table)) == 1) {
 		int64_t type = nsys_int(st, N_TYPE), gtid = nsys_int(st, N_GTID);

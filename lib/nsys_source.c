@@ -122,13 +122,19 @@ int nsys_has_column(nsys_ctx *c, const char *table, const char *column)
 	return found;
 }
 
-static int db_fail(nsys_ctx *c, const char *what)
+/* An error of db, one of the export's connections. */
+static int fail_on(nsys_ctx *c, sqlite3 *db, const char *what)
 {
-	int code = sqlite3_errcode(c->db);
+	int code = sqlite3_errcode(db);
 
 	if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
-		return pq_fail(c->err, "corrupt export: %s: %s", what, sqlite3_errmsg(c->db));
-	return pq_fail(c->err, "%s: %s", what, sqlite3_errmsg(c->db));
+		return pq_fail(c->err, "corrupt export: %s: %s", what, sqlite3_errmsg(db));
+	return pq_fail(c->err, "%s: %s", what, sqlite3_errmsg(db));
+}
+
+static int db_fail(nsys_ctx *c, const char *what)
+{
+	return fail_on(c, c->db, what);
 }
 
 int nsys_query_int(nsys_ctx *c, const char *sql, int64_t dflt, int64_t *out)
@@ -276,19 +282,25 @@ int nsys_open(nsys_ctx *c, const char *path)
 
 void nsys_close(nsys_ctx *c)
 {
+	nsys_prefetch_stop(c);
 	sqlite3_close(c->db);
 	c->db = NULL;
 	pq_map_free(&c->skipped);
 }
 
-int nsys_select(nsys_ctx *c, const char *table, const nsys_col *cols, int ncols,
-		const char *where, const char *order, sqlite3_stmt **st)
+char *nsys_uri(const char *path)
 {
-	sqlite3_str *sql;
-	char *text;
-	int rc;
+	return ro_uri(path);
+}
 
-	*st = NULL;
+int nsys_select_sql(nsys_ctx *c, const nsys_query *q, char **text)
+{
+	const char *table = q->table, *where = q->where, *order = q->order;
+	const nsys_col *cols = q->cols;
+	int ncols = q->ncols;
+	sqlite3_str *sql;
+
+	*text = NULL;
 	if (!nsys_has_table(c, table))
 		return 0;
 	sql = sqlite3_str_new(c->db);
@@ -318,22 +330,50 @@ int nsys_select(nsys_ctx *c, const char *table, const nsys_col *cols, int ncols,
 		sqlite3_str_appendf(sql, " WHERE %s", where);
 	if (order != NULL)
 		sqlite3_str_appendf(sql, " ORDER BY %s", order);
-	text = sqlite3_str_finish(sql);
-	if (text == NULL)
+	if ((*text = sqlite3_str_finish(sql)) == NULL)
 		return pq_fail(c->err, "out of memory");
+	return 0;
+}
+
+int nsys_select(nsys_ctx *c, const char *table, const nsys_col *cols, int ncols,
+		const char *where, const char *order, sqlite3_stmt **st)
+{
+	const nsys_query q = { table, cols, ncols, where, order };
+
+	return nsys_select_query(c, &q, st);
+}
+
+int nsys_select_query(nsys_ctx *c, const nsys_query *q, sqlite3_stmt **st)
+{
+	char *text;
+	int rc;
+
+	*st = NULL;
+	if (nsys_select_sql(c, q, &text) != 0)
+		return -1;
+	if (text == NULL || nsys_prefetch_take(c, text, st)) {
+		sqlite3_free(text);
+		return 0;
+	}
 	rc = sqlite3_prepare_v2(c->db, text, -1, st, NULL);
 	sqlite3_free(text);
 	if (rc != SQLITE_OK) {
 		*st = NULL;
-		return db_fail(c, table);
+		return db_fail(c, q->table);
 	}
 	return 0;
 }
 
 int nsys_step(nsys_ctx *c, sqlite3_stmt *st, const char *table)
 {
-	int rc = sqlite3_step(st);
+	int rc;
 
+	if (st == c->primed) { /* its first step was taken ahead (nsys_prefetch.c) */
+		rc = c->primed_rc;
+		c->primed = NULL;
+	} else {
+		rc = sqlite3_step(st);
+	}
 	if (rc == SQLITE_ROW) {
 		c->done++;
 		if (c->opt != NULL && (c->done & 0xFFFF) == 0)
@@ -342,7 +382,7 @@ int nsys_step(nsys_ctx *c, sqlite3_stmt *st, const char *table)
 	}
 	if (rc == SQLITE_DONE)
 		return 0;
-	return db_fail(c, table);
+	return fail_on(c, sqlite3_db_handle(st), table);
 }
 
 int64_t nsys_int(sqlite3_stmt *st, int i)

@@ -1,0 +1,173 @@
+/* nsys_prefetch.c - the export's big sorted reads, started ahead of the importer.
+ *
+ * Each event table is read sorted (by start; NVTX events by thread and start), and SQLite does
+ * most of such a read in the statement's first step: it scans the table, looks up the StringIds
+ * texts and sorts. A helper thread takes those first steps, in the order the importer makes the
+ * reads, while the importer writes the tables before; nsys_select then finds the statement with
+ * its first row ready. Each read has a connection of its own: the helper never touches one again
+ * once it has handed its statement over, so the importer's steps never wait for the helper's.
+ */
+#include "nsys.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db.h"
+
+#define MAX_READS 8
+
+enum { QUEUED, READY, TAKEN };
+
+typedef struct primed_read {
+	char *sql;          /* sqlite3_malloc'd */
+	sqlite3 *db;        /* this read's own connection */
+	sqlite3_stmt *st;   /* prepared on db and stepped once */
+	int rc;             /* that step's result */
+	int state;
+} primed_read;
+
+struct nsys_prefetch {
+	char *uri;
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int stop, done;
+	int n;
+	primed_read reads[MAX_READS];
+};
+
+/* Opens a read's connection and takes the first step; st stays NULL when it cannot (the importer
+ * then prepares the read itself and reports the error as usual). */
+static void prime(struct nsys_prefetch *p, primed_read *r)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	int rc = SQLITE_ERROR;
+
+	int stop;
+
+	if (sqlite3_open_v2(p->uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
+			    SQLITE_OPEN_NOMUTEX, NULL) == SQLITE_OK)
+		pq_db_harden(db);
+	pthread_mutex_lock(&p->mu);
+	r->db = db;  /* from here nsys_prefetch_stop can interrupt it */
+	stop = p->stop;
+	pthread_mutex_unlock(&p->mu);
+	if (!stop && sqlite3_prepare_v2(db, r->sql, -1, &st, NULL) == SQLITE_OK)
+		rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		sqlite3_finalize(st);
+		st = NULL;
+	}
+	pthread_mutex_lock(&p->mu);
+	r->st = st;
+	r->rc = rc;
+	r->state = READY;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+}
+
+static void *helper(void *arg)
+{
+	struct nsys_prefetch *p = arg;
+
+	for (int i = 0; i < p->n; i++) {
+		int stop;
+
+		pthread_mutex_lock(&p->mu);
+		stop = p->stop;
+		pthread_mutex_unlock(&p->mu);
+		if (stop)
+			break;
+		prime(p, &p->reads[i]);
+	}
+	pthread_mutex_lock(&p->mu);
+	p->done = 1;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+static void free_prefetch(struct nsys_prefetch *p)
+{
+	for (int i = 0; i < p->n; i++) {
+		sqlite3_finalize(p->reads[i].st);
+		sqlite3_close_v2(p->reads[i].db);  /* a taken read's statement may still be open */
+		sqlite3_free(p->reads[i].sql);
+	}
+	pthread_cond_destroy(&p->cv);
+	pthread_mutex_destroy(&p->mu);
+	free(p->uri);
+	free(p);
+}
+
+void nsys_prefetch(nsys_ctx *c, const nsys_query *const *q, int n)
+{
+	struct nsys_prefetch *p;
+	pq_error ignored;
+	pq_error *err = c->err;
+
+	if (c->prefetch != NULL || n > MAX_READS || (p = calloc(1, sizeof(*p))) == NULL)
+		return;
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->cv, NULL);
+	c->err = &ignored;  /* a query that cannot be built here fails when the importer builds it */
+	for (int i = 0; i < n; i++) {
+		char *sql;
+
+		if (nsys_select_sql(c, q[i], &sql) == 0 && sql != NULL)
+			p->reads[p->n++].sql = sql;
+	}
+	c->err = err;
+	if (p->n == 0 || (p->uri = nsys_uri(c->path)) == NULL ||
+	    pthread_create(&p->thread, NULL, helper, p) != 0) {
+		free_prefetch(p);
+		return;
+	}
+	c->prefetch = p;
+}
+
+int nsys_prefetch_take(nsys_ctx *c, const char *sql, sqlite3_stmt **st)
+{
+	struct nsys_prefetch *p = c->prefetch;
+	primed_read *r = NULL;
+	int taken = 0;
+
+	if (p == NULL)
+		return 0;
+	pthread_mutex_lock(&p->mu);
+	for (int i = 0; i < p->n && r == NULL; i++)
+		if (p->reads[i].state != TAKEN && strcmp(p->reads[i].sql, sql) == 0)
+			r = &p->reads[i];
+	while (r != NULL && r->state == QUEUED && !p->done)
+		pthread_cond_wait(&p->cv, &p->mu);
+	if (r != NULL && r->state == READY && r->st != NULL) {
+		*st = c->primed = r->st;
+		c->primed_rc = r->rc;
+		r->st = NULL;
+		taken = 1;
+	}
+	if (r != NULL)
+		r->state = TAKEN;
+	pthread_mutex_unlock(&p->mu);
+	return taken;
+}
+
+void nsys_prefetch_stop(nsys_ctx *c)
+{
+	struct nsys_prefetch *p = c->prefetch;
+
+	if (p == NULL)
+		return;
+	pthread_mutex_lock(&p->mu);
+	p->stop = 1;
+	for (int i = 0; i < p->n; i++)  /* a sort under way ends now (the import is over) */
+		if (p->reads[i].state == QUEUED && p->reads[i].db != NULL)
+			sqlite3_interrupt(p->reads[i].db);
+	pthread_mutex_unlock(&p->mu);
+	pthread_join(p->thread, NULL);
+	free_prefetch(p);
+	c->prefetch = NULL;
+	c->primed = NULL;
+}
