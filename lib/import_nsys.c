@@ -77,11 +77,14 @@ static int import(nsys_ctx *c)
 		&nsys_q_kernels, &nsys_q_memcpys, &nsys_q_memsets, &nsys_q_syncs, &nsys_q_api_calls,
 		&nsys_q_nvtx_events,
 	};
+	const char *orphans_sql = nsys_kernel_orphans_sql(c);
 	pq_run_info info;
 	int64_t orphans;
 
-	/* The event tables' sorted reads begin on the second CPU while this one writes. */
-	nsys_prefetch(c, reads, (int)(sizeof(reads) / sizeof(reads[0])));
+	/* The event tables' sorted reads and the orphan count begin on the second CPU while this
+	 * one writes. */
+	nsys_prefetch(c, reads, (int)(sizeof(reads) / sizeof(reads[0])), &orphans_sql,
+		      orphans_sql != NULL);
 	if (nsys_time_base(c) != 0 || hostname(c) != 0)
 		return -1;
 	pq_run_info_init(&info);

@@ -131,10 +131,13 @@ int nsys_write_skipped(nsys_ctx *c);
 extern const nsys_query nsys_q_kernels, nsys_q_memcpys, nsys_q_memsets, nsys_q_syncs,
 	nsys_q_api_calls, nsys_q_nvtx_events;
 
-/* Starts the n reads (in that order) on a helper thread, each on a connection of its own, up to
- * their first row. Not an error when it cannot: the reads are then made as they come. */
-void nsys_prefetch(nsys_ctx *c, const nsys_query *const *q, int n);
-/* The started read whose SQL is sql, waited for: 1 and *st (primed, nsys_step) or 0. */
+/* Starts the n reads, then the nsql queries given as SQL (in that order), on a helper thread,
+ * each on a connection of its own, up to their first row. Not an error when it cannot: the reads
+ * are then made as they come. */
+void nsys_prefetch(nsys_ctx *c, const nsys_query *const *q, int n, const char *const *sql,
+		   int nsql);
+/* The started read whose SQL is sql, waited for: 1 and *st (primed: c->primed_rc is its first
+ * step, which nsys_step returns) or 0. */
 int nsys_prefetch_take(nsys_ctx *c, const char *sql, sqlite3_stmt **st);
 /* Stops the helper and closes its connections (the reads taken must be finalized first). */
 void nsys_prefetch_stop(nsys_ctx *c);
@@ -164,8 +167,10 @@ int nsys_import_memcpys(nsys_ctx *c);
 int nsys_import_memsets(nsys_ctx *c);
 int nsys_import_api_calls(nsys_ctx *c);
 int nsys_import_syncs(nsys_ctx *c);
-/* Kernels whose launching API call is not in the export (same correlation id and process). */
+/* Kernels whose launching API call is not in the export (same correlation id and process);
+ * PQ_NULL when the export cannot tell. The query, NULL when there is none to make. */
 int nsys_kernel_orphans(nsys_ctx *c, int64_t *n);
+const char *nsys_kernel_orphans_sql(nsys_ctx *c);
 
 /* nsys_nvtx.c ------------------------------------------------------------------------------- */
 

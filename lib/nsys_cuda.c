@@ -159,23 +159,29 @@ int nsys_import_kernels(nsys_ctx *c)
 /* Kernels whose launching call is not in the export, matched as NVIDIA's reports match them
  * (same correlation id, same process). A LEFT JOIN lets SQLite build an automatic index on the
  * API table's correlationId; a correlated NOT EXISTS would scan it once per kernel. */
-int nsys_kernel_orphans(nsys_ctx *c, int64_t *n)
+const char *nsys_kernel_orphans_sql(nsys_ctx *c)
 {
-	*n = PQ_NULL;
 	if (!nsys_has_table(c, "CUPTI_ACTIVITY_KIND_KERNEL") ||
 	    !nsys_has_column(c, "CUPTI_ACTIVITY_KIND_KERNEL", "correlationId") ||
 	    !nsys_has_column(c, "CUPTI_ACTIVITY_KIND_KERNEL", "globalPid"))
-		return 0;
+		return NULL;
 	if (!nsys_has_table(c, "CUPTI_ACTIVITY_KIND_RUNTIME") ||
 	    !nsys_has_column(c, "CUPTI_ACTIVITY_KIND_RUNTIME", "correlationId") ||
 	    !nsys_has_column(c, "CUPTI_ACTIVITY_KIND_RUNTIME", "globalTid"))
-		return nsys_query_int(c, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL", 0, n);
-	return nsys_query_int(c,
-			      "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k "
-			      "LEFT JOIN CUPTI_ACTIVITY_KIND_RUNTIME r "
-			      "ON r.correlationId = k.correlationId "
-			      "AND (r.globalTid >> 24) = (k.globalPid >> 24) "
-			      "WHERE r.correlationId IS NULL", 0, n);
+		return "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL";
+	return "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+	       "LEFT JOIN CUPTI_ACTIVITY_KIND_RUNTIME r "
+	       "ON r.correlationId = k.correlationId "
+	       "AND (r.globalTid >> 24) = (k.globalPid >> 24) "
+	       "WHERE r.correlationId IS NULL";
+}
+
+int nsys_kernel_orphans(nsys_ctx *c, int64_t *n)
+{
+	const char *sql = nsys_kernel_orphans_sql(c);
+
+	*n = PQ_NULL;
+	return sql == NULL ? 0 : nsys_query_int(c, sql, 0, n);
 }
 
 enum {

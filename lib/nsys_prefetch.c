@@ -4,8 +4,9 @@
  * most of such a read in the statement's first step: it scans the table, looks up the StringIds
  * texts and sorts. A helper thread takes those first steps, in the order the importer makes the
  * reads, while the importer writes the tables before; nsys_select then finds the statement with
- * its first row ready. Each read has a connection of its own: the helper never touches one again
- * once it has handed its statement over, so the importer's steps never wait for the helper's.
+ * its first row ready (and nsys_query_int a count made ahead). Each read has a connection of its
+ * own: the helper never touches one again once it has handed its statement over, so the
+ * importer's steps never wait for the helper's.
  */
 #include "nsys.h"
 
@@ -102,24 +103,28 @@ static void free_prefetch(struct nsys_prefetch *p)
 	free(p);
 }
 
-void nsys_prefetch(nsys_ctx *c, const nsys_query *const *q, int n)
+void nsys_prefetch(nsys_ctx *c, const nsys_query *const *q, int n, const char *const *sql,
+		   int nsql)
 {
 	struct nsys_prefetch *p;
 	pq_error ignored;
 	pq_error *err = c->err;
 
-	if (c->prefetch != NULL || n > MAX_READS || (p = calloc(1, sizeof(*p))) == NULL)
+	if (c->prefetch != NULL || n + nsql > MAX_READS || (p = calloc(1, sizeof(*p))) == NULL)
 		return;
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cv, NULL);
 	c->err = &ignored;  /* a query that cannot be built here fails when the importer builds it */
 	for (int i = 0; i < n; i++) {
-		char *sql;
+		char *text;
 
-		if (nsys_select_sql(c, q[i], &sql) == 0 && sql != NULL)
-			p->reads[p->n++].sql = sql;
+		if (nsys_select_sql(c, q[i], &text) == 0 && text != NULL)
+			p->reads[p->n++].sql = text;
 	}
 	c->err = err;
+	for (int i = 0; i < nsql; i++)
+		if ((p->reads[p->n].sql = sqlite3_mprintf("%s", sql[i])) != NULL)
+			p->n++;
 	if (p->n == 0 || (p->uri = nsys_uri(c->path)) == NULL ||
 	    pthread_create(&p->thread, NULL, helper, p) != 0) {
 		free_prefetch(p);

@@ -143,9 +143,14 @@ int nsys_query_int(nsys_ctx *c, const char *sql, int64_t dflt, int64_t *out)
 	int rc;
 
 	*out = dflt;
-	if (sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (nsys_prefetch_take(c, sql, &st)) { /* answered ahead (nsys_prefetch.c) */
+		rc = c->primed_rc;
+		c->primed = NULL;
+	} else if (sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) == SQLITE_OK) {
+		rc = sqlite3_step(st);
+	} else {
 		return db_fail(c, "cannot query the export");
-	rc = sqlite3_step(st);
+	}
 	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
 		*out = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
