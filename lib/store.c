@@ -59,7 +59,7 @@ static const char *const sql_text[Q_COUNT_STMTS] = {
 
 /* A text pq_store_intern was last given at a pointer, and the strings map's copy of it. Callers
  * that hand the same buffer again (the collector's kernel names, three a kernel) are answered by
- * one strcmp instead of a strlen, a hash, a probe and a memcmp: ~6 % of the collector's writer
+ * one strcmp instead of a strlen, a hash, a probe and a memcmp: ~7 % of the collector's writer
  * (bench/RESULTS.md). Checked by content, so a buffer reused for another text misses. */
 typedef struct recent_text {
 	const char *given;  /* the caller's pointer, compared only, never read through */
@@ -126,7 +126,7 @@ static void bind_int(sqlite3_stmt *st, int i, int64_t v)
 
 /* An insert parameter's value, kept because SQLite keeps bindings across sqlite3_reset: a value
  * equal to the previous row's is not bound again. In a stream of kernels most of the 34 columns
- * repeat (run, process, device, launch dimensions, NULLs), and binding is ~6 % of a collector's
+ * repeat (run, process, device, launch dimensions, NULLs), and binding was ~7 % of a collector's
  * writer (bench/RESULTS.md). Only NULLs and integers are kept; text and reals are always bound. */
 typedef struct bound {
 	int64_t i;
@@ -267,7 +267,7 @@ int pq_store_open(const char *path, int64_t batch_rows, pq_store **out, pq_error
 	 * written one transaction a run (profq import) shows nothing before that commit, so until
 	 * its first run is finished it keeps the rollback journal: for a new file that journal holds
 	 * next to nothing, and each page is written once, where WAL writes it twice (the log, then
-	 * the checkpoint): 18 % of a 2.5 M-row import (bench/RESULTS.md). */
+	 * the checkpoint): ~1.8 s of a 15 s import of 2.5 M rows (bench/RESULTS.md). */
 	/* A 64 MiB page cache keeps the indexes of a growing run in memory. */
 	if (pq_db_exec(db, created && batch_rows < 0 ? "PRAGMA synchronous=NORMAL; "
 			   "PRAGMA cache_size=-65536" : "PRAGMA journal_mode=WAL; "
