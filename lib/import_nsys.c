@@ -1,9 +1,10 @@
 /* import_nsys.c - Nsight Systems SQLite export (schema 2.9 to 3.28) -> one run.
  *
  * Order: open and check the export completely (schema, required columns, integrity) before the
- * run begins, so an export this importer cannot read leaves the database untouched; then the
- * run (source "nsys-sqlite", EXPORT_PRODUCT_VERSION, time base from nsys_time.c), metadata,
- * dimensions, the CUDA tables, NVTX, stream properties, counts of what was not imported.
+ * run begins, so an export this importer cannot read leaves the database untouched (the sorted
+ * reads start meanwhile, nsys_prefetch.c); then the run (source "nsys-sqlite",
+ * EXPORT_PRODUCT_VERSION, time base from nsys_time.c), metadata, dimensions, the CUDA tables,
+ * NVTX, stream properties, counts of what was not imported.
  */
 #include "import.h"
 
@@ -71,20 +72,25 @@ static int missing_tables(nsys_ctx *c)
 	       pq_store_set_metadata(c->s, "nsys.missing_tables", names, c->err);
 }
 
-static int import(nsys_ctx *c)
+/* The event tables' sorted reads and the orphan count, begun on the second CPU while this one
+ * scans the export and then writes. */
+static void read_ahead(nsys_ctx *c)
 {
 	static const nsys_query *const reads[] = {
 		&nsys_q_kernels, &nsys_q_memcpys, &nsys_q_memsets, &nsys_q_syncs, &nsys_q_api_calls,
 		&nsys_q_nvtx_events,
 	};
 	const char *orphans_sql = nsys_kernel_orphans_sql(c);
+
+	nsys_prefetch(c, reads, (int)(sizeof(reads) / sizeof(reads[0])), &orphans_sql,
+		      orphans_sql != NULL);
+}
+
+static int import(nsys_ctx *c)
+{
 	pq_run_info info;
 	int64_t orphans;
 
-	/* The event tables' sorted reads and the orphan count begin on the second CPU while this
-	 * one writes. */
-	nsys_prefetch(c, reads, (int)(sizeof(reads) / sizeof(reads[0])), &orphans_sql,
-		      orphans_sql != NULL);
 	if (nsys_time_base(c) != 0 || hostname(c) != 0)
 		return -1;
 	pq_run_info_init(&info);
@@ -137,6 +143,10 @@ int pq_import_nsys(pq_store *s, const char *path, const pq_import_options *opt,
 	c.stats = stats;
 	c.err = err;
 	rc = nsys_open(&c, path);
+	if (rc == 0) {
+		read_ahead(&c);
+		rc = nsys_scan(&c);
+	}
 	if (rc == 0)
 		rc = import(&c);
 	nsys_close(&c);

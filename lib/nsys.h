@@ -79,6 +79,10 @@ typedef struct nsys_col {
  * checks every table the importer reads against its required columns. Fails with a message
  * naming the file's problem, table or column; nothing is written anywhere. */
 int nsys_open(nsys_ctx *c, const char *path);
+/* Reads every page of the tables the importer reads: counts their rows (the progress total) and,
+ * unless keep_going, fails on rows with bad times; a damaged file fails here, before anything is
+ * written. */
+int nsys_scan(nsys_ctx *c);
 void nsys_close(nsys_ctx *c);
 
 int nsys_has_table(nsys_ctx *c, const char *table);

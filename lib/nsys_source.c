@@ -244,6 +244,13 @@ int nsys_open(nsys_ctx *c, const char *path)
 				       k && r ? " and " : "", r ? "CUPTI_ACTIVITY_KIND_RUNTIME" : "");
 	}
 
+	return 0;
+}
+
+int nsys_scan(nsys_ctx *c)
+{
+	int64_t n;
+
 	/* Counting walks every page of the tables read later: a damaged file fails here, before
 	 * anything is written, and the counts are the progress total. */
 	for (size_t i = 0; i < sizeof(counted) / sizeof(counted[0]); i++) {
