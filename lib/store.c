@@ -995,10 +995,8 @@ static int prepare_insert(pq_store *s, enum pq_table_id t, pq_error *err)
 	char sql[2048];
 	size_t n;
 
-	if (s->insert[t] != NULL) {
-		sqlite3_reset(s->insert[t]);
-		return 0;
-	}
+	if (s->insert[t] != NULL)
+		return 0;  /* reset by step_done after every row */
 	n = (size_t)snprintf(sql, sizeof(sql), "INSERT INTO %s(run_id", tab->name);
 	for (size_t i = 0; i < tab->ncols; i++)
 		n += (size_t)snprintf(sql + n, sizeof(sql) - n, ", %s", tab->cols[i].column);

@@ -75,6 +75,20 @@ static char *read_file(const char *path, size_t *n)
 	return buf;
 }
 
+/* A store on path (batch_rows as pq_store_open) with a run of that source begun. */
+static pq_store *open_with_run(const char *path, int64_t batch_rows, const char *source)
+{
+	pq_store *s = NULL;
+	pq_error err;
+	pq_run_info run;
+
+	pq_store_open(path, batch_rows, &s, &err);
+	pq_run_info_init(&run);
+	run.source = source;
+	pq_store_begin_run(s, &run, NULL, &err);
+	return s;
+}
+
 static void test_new_database(void)
 {
 	const char *path = path_in("new.db");
@@ -235,13 +249,9 @@ static void test_required_fields(void)
 	const char *path = path_in("required.db");
 	pq_store *s;
 	pq_error err = { "" };
-	pq_run_info run;
 	pq_kernel k;
 
-	pq_store_open(path, 0, &s, &err);
-	pq_run_info_init(&run);
-	run.source = "test";
-	pq_store_begin_run(s, &run, NULL, &err);
+	s = open_with_run(path, 0, "test");
 	pq_kernel_init(&k);
 	k.start_ns = 1;
 	k.end_ns = 2;
@@ -260,14 +270,10 @@ static void test_batching(void)
 	const char *path = path_in("batch.db");
 	pq_store *s;
 	pq_error err;
-	pq_run_info run;
 	pq_mark m;
 	char *mode;
 
-	pq_store_open(path, 3, &s, &err);
-	pq_run_info_init(&run);
-	run.source = "test";
-	pq_store_begin_run(s, &run, NULL, &err);
+	s = open_with_run(path, 3, "test");
 	pq_mark_init(&m);
 	m.kind = PQ_MARK_NVTX;
 	m.name = "tick";
@@ -299,10 +305,7 @@ static void test_abort(void)
 	pq_mark m;
 	int64_t proc;
 
-	pq_store_open(path, 2, &s, &err);
-	pq_run_info_init(&run);
-	run.source = "kept";
-	pq_store_begin_run(s, &run, NULL, &err);
+	s = open_with_run(path, 2, "kept");
 	pq_mark_init(&m);
 	m.kind = PQ_MARK_NVTX;
 	m.name = "kept";
@@ -310,6 +313,7 @@ static void test_abort(void)
 	pq_store_mark(s, &m, NULL, &err);
 	pq_store_finish_run(s, &err);
 
+	pq_run_info_init(&run);
 	run.source = "thrown away";
 	pq_store_begin_run(s, &run, NULL, &err);
 	pq_store_process(s, 7, "doomed", &proc, &err);
@@ -338,13 +342,9 @@ static void test_bindings_and_names(void)
 	uint64_t epoch;
 	pq_store *s;
 	pq_error err;
-	pq_run_info run;
 	pq_kernel k;
 
-	pq_store_open(path, 0, &s, &err);
-	pq_run_info_init(&run);
-	run.source = "bind";
-	pq_store_begin_run(s, &run, NULL, &err);
+	s = open_with_run(path, 0, "bind");
 	ok(pq_store_intern(s, buf, &x, &err) == 0, "intern a buffer's text");
 	strcpy(buf, "other text");
 	ok(pq_store_intern(s, buf, &y, &err) == 0 && y != x, "the same buffer, new text: a new id");
