@@ -357,6 +357,10 @@ int pq_op_sums_compute(sqlite3 *db, const char *pending, pq_op_sums **out, pq_er
 	*out = NULL;
 	if (r == NULL)
 		return pq_fail(err, "out of memory");
+	if (!pq_derive_any_run(db, pending)) {
+		rc = 0;
+		goto done;
+	}
 	if (load_nodes(db, pending, &a, &n, err) != 0)
 		goto done;
 	if (n == 0) {

@@ -504,6 +504,77 @@ static void test_added_tables(void)
 }
 
 /* Two connections (as two recorded processes) write into one run; ranges open and close later. */
+/* A run written in one transaction (batch_rows < 0, as profq import) gets its span from the rows
+ * the store saw; one written in batches, from SQL over the tables. Both must be the first start and
+ * the last end (an open range counts its start) over the event tables, flows and CUDA names not
+ * included, and a row that failed to insert not at all. */
+static void test_span_from_rows(void)
+{
+	static const int64_t batches[] = { -1, 0 };
+
+	for (size_t b = 0; b < 2; b++) {
+		char name[32];
+		const char *path;
+		pq_store *s;
+		pq_error err;
+		pq_kernel k;
+		pq_range r;
+		pq_mark m;
+		pq_memory_event e;
+		pq_sync y;
+		pq_flow f;
+
+		snprintf(name, sizeof(name), "span%zu.db", b);
+		path = path_in(name);
+		s = open_with_run(path, batches[b], "span");
+		pq_flow_init(&f);
+		f.ts_ns = 10;
+		f.phase = "s";
+		f.flow_key = 1;
+		ok(pq_store_flow(s, &f, NULL, &err) == 0, "batch %lld: a flow at 10", (long long)batches[b]);
+		pq_range_init(&r);
+		r.start_ns = 20;
+		r.end_ns = 9000;
+		r.kind = PQ_RANGE_CPU_OP; /* no name: refused */
+		ok(pq_store_range(s, &r, NULL, &err) != 0, "batch %lld: a range without a name fails",
+		   (long long)batches[b]);
+		pq_mark_init(&m);
+		m.ts_ns = 50;
+		m.name = "first";
+		m.kind = PQ_MARK_INSTANT;
+		ok(pq_store_mark(s, &m, NULL, &err) == 0, "batch %lld: a mark at 50", (long long)batches[b]);
+		pq_kernel_init(&k);
+		k.start_ns = 2000;
+		k.end_ns = 2750;
+		k.name = "k";
+		ok(pq_store_kernel(s, &k, NULL, &err) == 0, "batch %lld: a kernel", (long long)batches[b]);
+		r.name = "open";
+		r.start_ns = 5000;
+		r.end_ns = PQ_NULL;
+		ok(pq_store_range(s, &r, NULL, &err) == 0, "batch %lld: a range open from 5000",
+		   (long long)batches[b]);
+		pq_sync_init(&y);
+		y.start_ns = 3000;
+		y.end_ns = 4000;
+		y.sync_type = 1;
+		ok(pq_store_sync(s, &y, NULL, &err) == 0, "batch %lld: a synchronization to 4000",
+		   (long long)batches[b]);
+		pq_memory_event_init(&e);
+		e.ts_ns = 4500;
+		e.operation = PQ_MEM_ALLOC;
+		e.bytes = 64;
+		ok(pq_store_memory_event(s, &e, NULL, &err) == 0, "batch %lld: a memory event at 4500",
+		   (long long)batches[b]);
+		ok(pq_store_finish_run(s, &err) == 0, "batch %lld: the run finishes", (long long)batches[b]);
+		pq_store_close(s);
+		is_int(query_int(path, "SELECT start_ns FROM runs"), 50,
+		       "batch %lld: the span starts at the mark (not the flow, not the failed range)",
+		       (long long)batches[b]);
+		is_int(query_int(path, "SELECT end_ns FROM runs"), 5000,
+		       "batch %lld: and ends at the open range's start", (long long)batches[b]);
+	}
+}
+
 static void test_attach_and_range_end(void)
 {
 	const char *path = path_in("attach.db");
@@ -644,6 +715,7 @@ int main(void)
 	test_deferred_indexes();
 	test_added_tables();
 	test_attach_and_range_end();
+	test_span_from_rows();
 	test_refusals();
 	{
 		char cmd[300];
