@@ -116,34 +116,61 @@ static void drop_shadows(sqlite3 *db, unsigned made)
 	}
 }
 
-/* The tables the second connection computes while this one writes the others (pq_db_derive_now):
- * tb_op_sums in C, and by their views the tables given here, which read no other derived table
- * (the connection sees none of this one's writes). Chosen to even out the two CPUs: on an nsys
- * run of 2.5 M rows the idle breakdown is the largest view (~1.5 s), on the ResNet50 sample the
- * operator tree is (~80 ms). */
-static const char *const worker_views[] = { "hta_idle_breakdown" };
-#define NWORKER_VIEWS (sizeof(worker_views) / sizeof(worker_views[0]))
+/* The tables that read no other derived table, largest first (on the ResNet50 sample the
+ * operator tree is the largest, on an nsys run of 2.5 M rows the idle breakdown: ~1.5 s): a pool
+ * both connections take from, each the next one left, when it is free (pq_db_derive_now). The
+ * second connection sees none of this one's writes, so the tables that read tb_steps stay here. */
+static const char *const pool[] = { "tb_op_sums", "hta_idle_breakdown", "hta_temporal_breakdown",
+				    "tb_kernel_sums" };
+#define NPOOL (sizeof(pool) / sizeof(pool[0]))
 
 typedef struct {
 	char *path;
 	long long no_host_ops; /* pq_db_derive_now's */
 	pthread_t thread;
 	int running;
-	int ops_rc, views_rc[NWORKER_VIEWS];
-	pq_op_sums *ops;
-	pq_held_rows *views[NWORKER_VIEWS];
+	pthread_mutex_t lock;
+	size_t next;                    /* the next table of pool to take, under lock */
+	int taken[NPOOL];               /* by the worker */
+	int rc[NPOOL];                  /* the worker's: 0 when it holds the rows */
+	pq_op_sums *ops;                /* its tb_op_sums */
+	pq_held_rows *rows[NPOOL];      /* its others */
 	pq_error err;
 } worker;
+
+/* The next table of the pool, or -1 when all are taken. */
+static int take(worker *w)
+{
+	int i = -1;
+
+	pthread_mutex_lock(&w->lock);
+	if (w->next < NPOOL)
+		i = (int)w->next++;
+	pthread_mutex_unlock(&w->lock);
+	return i;
+}
+
+/* The worker computes table pool[i] of the pending runs into w, on its connection. */
+static int work_one(sqlite3 *db, worker *w, int i)
+{
+	const char *t = pool[i];
+	char todo[320], sql[512];
+
+	snprintf(todo, sizeof(todo), TO_COMPUTE, t, skipped_for(t, w->no_host_ops));
+	if (strcmp(t, "tb_op_sums") == 0)
+		return pq_op_sums_compute(db, todo, &w->ops, &w->err);
+	if (!pq_derive_any_run(db, todo))
+		return 0;
+	snprintf(sql, sizeof(sql), "SELECT * FROM \"v_%s\" WHERE run_id IN (%s)", t, todo);
+	return pq_rows_hold(db, sql, &w->rows[i], &w->err);
+}
 
 static void *work(void *arg)
 {
 	worker *w = arg;
 	sqlite3 *db = NULL;
-	char pending[320], sql[512];
+	int i;
 
-	w->ops_rc = -1;
-	for (size_t i = 0; i < NWORKER_VIEWS; i++)
-		w->views_rc[i] = -1;
 	if (sqlite3_open_v2(w->path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) !=
 	    SQLITE_OK) {
 		sqlite3_close(db);
@@ -151,22 +178,13 @@ static void *work(void *arg)
 	}
 	pq_db_harden(db);
 	sqlite3_busy_timeout(db, 5000);
-	/* One read transaction: every table from the snapshot the write lock froze. */
-	if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK) {
-		int views = has_functions(db); /* else this connection's views are left to the writer */
-
-		for (size_t i = 0; views && i < NWORKER_VIEWS; i++) {
-			snprintf(pending, sizeof(pending), TO_COMPUTE, worker_views[i],
-				 skipped_for(worker_views[i], w->no_host_ops));
-			snprintf(sql, sizeof(sql), "SELECT * FROM \"v_%s\" WHERE run_id IN (%s)",
-				 worker_views[i], pending);
-			w->views_rc[i] = pq_derive_any_run(db, pending)
-						 ? pq_rows_hold(db, sql, &w->views[i], &w->err)
-						 : 0;
+	/* One read transaction: every table from the snapshot the write lock froze. Without the
+	 * functions the definitions call, nothing is taken: the writer does it all. */
+	if (has_functions(db) && sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK) {
+		while ((i = take(w)) >= 0) {
+			w->taken[i] = 1;
+			w->rc[i] = work_one(db, w, i);
 		}
-		snprintf(pending, sizeof(pending), TO_COMPUTE, "tb_op_sums",
-			 skipped_for("tb_op_sums", w->no_host_ops));
-		w->ops_rc = pq_op_sums_compute(db, pending, &w->ops, &w->err);
 		sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
 	}
 	sqlite3_close(db);
@@ -181,37 +199,33 @@ static void join_worker(worker *w)
 	}
 }
 
-static int is_worker_table(const char *table)
+static int pool_index(const char *table)
 {
-	if (strcmp(table, "tb_op_sums") == 0)
-		return 1;
-	for (size_t i = 0; i < NWORKER_VIEWS; i++)
-		if (strcmp(table, worker_views[i]) == 0)
-			return 1;
-	return 0;
+	for (size_t i = 0; i < NPOOL; i++)
+		if (strcmp(table, pool[i]) == 0)
+			return (int)i;
+	return -1;
 }
 
-/* The worker's rows of table, when it made them: *ops for tb_op_sums, else *rows. 0 when it did
- * not (no worker, or it failed: this connection computes them). */
+/* The worker's rows of table, when it made them: *ops for tb_op_sums, else *rows (NULL: no run
+ * to compute). 0 when it did not (no worker, or it failed: this connection computes them). */
 static int from_worker(worker *w, const char *table, pq_op_sums **ops, pq_held_rows **rows)
 {
-	if (w == NULL || !is_worker_table(table))
+	int i = pool_index(table);
+
+	if (w == NULL || i < 0)
 		return 0;
 	join_worker(w);
+	if (!w->taken[i] || w->rc[i] != 0)
+		return 0;
 	if (strcmp(table, "tb_op_sums") == 0) {
-		if (w->ops_rc != 0)
-			return 0;
 		*ops = w->ops;
 		w->ops = NULL;
-		return 1;
+	} else {
+		*rows = w->rows[i];
+		w->rows[i] = NULL;
 	}
-	for (size_t i = 0; i < NWORKER_VIEWS; i++)
-		if (strcmp(table, worker_views[i]) == 0 && w->views_rc[i] == 0) {
-			*rows = w->views[i];
-			w->views[i] = NULL;
-			return 1;
-		}
-	return 0;
+	return 1;
 }
 
 /* Writes derived table i for the pending runs: the worker's rows when it has them, else
@@ -264,18 +278,38 @@ static int derive_one(sqlite3 *db, size_t i, worker *w, long long no_host_ops, u
 	return shadow(db, t, shadows, err);
 }
 
-/* Writes every derived table of the pending runs, in the caller's transaction: with a worker w,
- * first those this connection computes (in dependency order: v_tb_step_times reads the
- * tb_steps just written), then the worker's. */
+static size_t derived_index(const char *table)
+{
+	size_t i = 0;
+
+	while (i < NDERIVED && strcmp(derived[i], table) != 0)
+		i++;
+	return i;
+}
+
+/* Writes every derived table of the pending runs, in the caller's transaction: first those that
+ * read another (in dependency order: v_tb_step_times reads the tb_steps just written), then the
+ * pool's, each taken here while the worker w (when there is one) takes the others, then the
+ * worker's rows. */
 static int derive(sqlite3 *db, worker *w, long long no_host_ops, pq_error *err)
 {
 	unsigned shadows = 0;
-	int rc = 0;
+	int rc = 0, i;
 
-	for (int pass = 0; pass < 2 && rc == 0; pass++)
-		for (size_t i = 0; i < NDERIVED && rc == 0; i++)
-			if (w == NULL ? pass == 0 : is_worker_table(derived[i]) == pass)
-				rc = derive_one(db, i, w, no_host_ops, &shadows, err);
+	for (size_t d = 0; d < NDERIVED && rc == 0; d++)
+		if (pool_index(derived[d]) < 0)
+			rc = derive_one(db, d, NULL, no_host_ops, &shadows, err);
+	if (w == NULL) {
+		for (size_t p = 0; p < NPOOL && rc == 0; p++)
+			rc = derive_one(db, derived_index(pool[p]), NULL, no_host_ops, &shadows, err);
+	} else {
+		while (rc == 0 && (i = take(w)) >= 0)
+			rc = derive_one(db, derived_index(pool[i]), NULL, no_host_ops, &shadows, err);
+		join_worker(w);
+		for (size_t p = 0; p < NPOOL && rc == 0; p++)
+			if (w->taken[p])
+				rc = derive_one(db, derived_index(pool[p]), w, no_host_ops, &shadows, err);
+	}
 	drop_shadows(db, shadows);
 	return rc;
 }
@@ -303,14 +337,16 @@ int pq_db_derive_now(sqlite3 *db, int64_t no_host_ops, pq_error *err)
 	if (pq_db_exec(db, "BEGIN IMMEDIATE", "cannot write the derived tables", err) != 0)
 		return -1;
 	/* Part of the tables on the second CPU while this one does the rest. */
+	pthread_mutex_init(&w.lock, NULL);
 	if (path != NULL && path[0] != '\0' && (w.path = strdup(path)) != NULL)
 		w.running = pthread_create(&w.thread, NULL, work, &w) == 0;
 	rc = derive(db, w.running ? &w : NULL, no_host_ops, err);
 	join_worker(&w);
+	pthread_mutex_destroy(&w.lock);
 	free(w.path);
 	pq_op_sums_free(w.ops);
-	for (size_t i = 0; i < NWORKER_VIEWS; i++)
-		pq_rows_free(w.views[i]);
+	for (size_t i = 0; i < NPOOL; i++)
+		pq_rows_free(w.rows[i]);
 	if (rc == 0)
 		return pq_db_exec(db, "COMMIT", "cannot write the derived tables", err);
 	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);

@@ -22,6 +22,8 @@ for t in ["runs"] + tables:
     order = "rowid" if "id" not in cols else "id"
     if t == "run_metadata":
         order = "key"
+    if t == "derived_runs":
+        order = "name"  # listed as each table is written, in an order the two CPUs decide
     for row in db.execute(f"SELECT * FROM {t} WHERE {key} = ? ORDER BY {order}", (run,)):
         if t == "run_metadata" and row[1] == "source_sha256":
             continue  # which bytes were read (plain or gzip), like the path: not what they hold
