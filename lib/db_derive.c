@@ -116,6 +116,52 @@ static void drop_shadows(sqlite3 *db, unsigned made)
 	}
 }
 
+/* The tables whose views are too slow, computed in C instead (derive.h); NULL: by the view. */
+static const pq_deriver *in_c(const char *table)
+{
+	if (strcmp(table, "tb_op_sums") == 0)
+		return &pq_op_sums_deriver;
+	if (strcmp(table, "hta_idle_breakdown") == 0)
+		return &pq_idle_deriver;
+	if (strcmp(table, "hta_temporal_breakdown") == 0)
+		return &pq_temporal_deriver;
+	return NULL;
+}
+
+/* Table's rows for the runs the query runs selects, held to be inserted: in C or by its view. */
+static int hold(sqlite3 *db, const char *table, const char *runs, void **rows, pq_error *err)
+{
+	const pq_deriver *c = in_c(table);
+	char *sql;
+	pq_held_rows *r = NULL;
+	int rc;
+
+	if (c != NULL)
+		return c->compute(db, runs, rows, err);
+	sql = sqlite3_mprintf("SELECT * FROM \"v_%w\" WHERE run_id IN (%s)", table, runs);
+	rc = sql != NULL ? pq_rows_hold(db, sql, &r, err) : pq_fail(err, "out of memory");
+	sqlite3_free(sql);
+	*rows = r;
+	return rc;
+}
+
+static int insert_held(sqlite3 *db, const char *table, void *rows, pq_error *err)
+{
+	const pq_deriver *c = in_c(table);
+
+	return c != NULL ? c->insert(db, rows, err) : pq_rows_insert(db, table, rows, err);
+}
+
+static void release_held(const char *table, void *rows)
+{
+	const pq_deriver *c = in_c(table);
+
+	if (c != NULL)
+		c->release(rows);
+	else
+		pq_rows_free(rows);
+}
+
 /* The tables that read no other derived table, largest first (on the ResNet50 sample the
  * operator tree is the largest, on an nsys run of 2.5 M rows the idle breakdown: ~1.5 s): a pool
  * both connections take from, each the next one left, when it is free (pq_db_derive_now). The
@@ -133,8 +179,7 @@ typedef struct {
 	size_t next;                    /* the next table of pool to take, under lock */
 	int taken[NPOOL];               /* by the worker */
 	int rc[NPOOL];                  /* the worker's: 0 when it holds the rows */
-	pq_op_sums *ops;                /* its tb_op_sums */
-	pq_held_rows *rows[NPOOL];      /* its others */
+	void *rows[NPOOL];              /* the rows it holds (hold) */
 	pq_error err;
 } worker;
 
@@ -154,15 +199,12 @@ static int take(worker *w)
 static int work_one(sqlite3 *db, worker *w, int i)
 {
 	const char *t = pool[i];
-	char todo[320], sql[512];
+	char todo[320];
 
 	snprintf(todo, sizeof(todo), TO_COMPUTE, t, skipped_for(t, w->no_host_ops));
-	if (strcmp(t, "tb_op_sums") == 0)
-		return pq_op_sums_compute(db, todo, &w->ops, &w->err);
 	if (!pq_derive_any_run(db, todo))
 		return 0;
-	snprintf(sql, sizeof(sql), "SELECT * FROM \"v_%s\" WHERE run_id IN (%s)", t, todo);
-	return pq_rows_hold(db, sql, &w->rows[i], &w->err);
+	return hold(db, t, todo, &w->rows[i], &w->err);
 }
 
 static void *work(void *arg)
@@ -207,9 +249,9 @@ static int pool_index(const char *table)
 	return -1;
 }
 
-/* The worker's rows of table, when it made them: *ops for tb_op_sums, else *rows (NULL: no run
- * to compute). 0 when it did not (no worker, or it failed: this connection computes them). */
-static int from_worker(worker *w, const char *table, pq_op_sums **ops, pq_held_rows **rows)
+/* The worker's rows of table, when it made them (*rows NULL: no run to compute). 0 when it did
+ * not (no worker, or it failed: this connection computes them). */
+static int from_worker(worker *w, const char *table, void **rows)
 {
 	int i = pool_index(table);
 
@@ -218,26 +260,20 @@ static int from_worker(worker *w, const char *table, pq_op_sums **ops, pq_held_r
 	join_worker(w);
 	if (!w->taken[i] || w->rc[i] != 0)
 		return 0;
-	if (strcmp(table, "tb_op_sums") == 0) {
-		*ops = w->ops;
-		w->ops = NULL;
-	} else {
-		*rows = w->rows[i];
-		w->rows[i] = NULL;
-	}
+	*rows = w->rows[i];
+	w->rows[i] = NULL;
 	return 1;
 }
 
 /* Writes derived table i for the pending runs: the worker's rows when it has them, else
- * computed here (tb_op_sums in C, derive_ops.c says why; every other by its view). */
+ * computed here (in C, or by its view straight into the table). */
 static int derive_one(sqlite3 *db, size_t i, worker *w, long long no_host_ops, unsigned *shadows,
 		      pq_error *err)
 {
 	const char *t = derived[i];
 	long long skip = skipped_for(t, no_host_ops);
 	char pending[256], todo[320], sql[1024];
-	pq_op_sums *ops = NULL;
-	pq_held_rows *rows = NULL;
+	void *rows = NULL;
 	int rc = 0;
 
 	snprintf(pending, sizeof(pending), PENDING, t);
@@ -251,24 +287,22 @@ static int derive_one(sqlite3 *db, size_t i, worker *w, long long no_host_ops, u
 		 "(%s) WHERE id = %lld", t, pending, skip);
 	if (skip != 0 && pq_db_exec(db, sql, "cannot write the derived tables", err) != 0)
 		return -1;
-	if (from_worker(w, t, &ops, &rows)) {
+	if (from_worker(w, t, &rows)) {
 		if (rows != NULL)
-			rc = pq_rows_insert(db, t, rows, err);
-		else if (ops != NULL)
-			rc = pq_op_sums_insert(db, ops, err);
+			rc = insert_held(db, t, rows, err);
 	} else if (!pq_derive_any_run(db, todo)) {
 		rc = 0;
-	} else if (strcmp(t, "tb_op_sums") == 0) {
-		rc = pq_op_sums_compute(db, todo, &ops, err);
-		if (rc == 0)
-			rc = pq_op_sums_insert(db, ops, err);
-	} else {
+	} else if (in_c(t) == NULL) {
 		snprintf(sql, sizeof(sql), "INSERT INTO \"%s\" SELECT * FROM \"v_%s\" WHERE run_id "
 			 "IN (%s)", t, t, todo);
 		rc = pq_db_exec(db, sql, "cannot write the derived tables", err);
+	} else {
+		rc = hold(db, t, todo, &rows, err);
+		if (rc == 0)
+			rc = insert_held(db, t, rows, err);
 	}
-	pq_op_sums_free(ops);
-	pq_rows_free(rows);
+	if (rows != NULL)
+		release_held(t, rows);
 	if (rc != 0)
 		return -1;
 	snprintf(sql, sizeof(sql), "INSERT INTO derived_runs (run_id, name) SELECT id, '%s' FROM (%s)",
@@ -344,9 +378,9 @@ int pq_db_derive_now(sqlite3 *db, int64_t no_host_ops, pq_error *err)
 	join_worker(&w);
 	pthread_mutex_destroy(&w.lock);
 	free(w.path);
-	pq_op_sums_free(w.ops);
 	for (size_t i = 0; i < NPOOL; i++)
-		pq_rows_free(w.rows[i]);
+		if (w.rows[i] != NULL)
+			release_held(pool[i], w.rows[i]);
 	if (rc == 0)
 		return pq_db_exec(db, "COMMIT", "cannot write the derived tables", err);
 	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);

@@ -1,16 +1,43 @@
-/* derive.h - shared by the files that write the derived tables (db_derive.c, derive_ops.c). */
+/* derive.h - shared by the files that write the derived tables (db_derive.c, derive_*.c). */
 #ifndef PQ_DERIVE_H
 #define PQ_DERIVE_H
 
 #include "db.h"
 
-/* tb_op_sums rows computed from a connection's committed data (derive_ops.c), for the runs the
- * query pending selects; written by pq_op_sums_insert, possibly on another connection. Owned by
- * the caller: pq_op_sums_free. */
-typedef struct pq_op_sums pq_op_sums;
-int pq_op_sums_compute(sqlite3 *db, const char *pending, pq_op_sums **out, pq_error *err);
-int pq_op_sums_insert(sqlite3 *db, pq_op_sums *r, pq_error *err);
-void pq_op_sums_free(pq_op_sums *r);
+/* A derived table whose view is too slow, evaluated in C: compute holds its rows for the runs
+ * the query runs selects, from a connection's committed data; insert writes them, possibly on
+ * another connection; release frees them. tb_op_sums (derive_ops.c), hta_idle_breakdown
+ * (derive_idle.c) and hta_temporal_breakdown (derive_temporal.c) for their default options. */
+typedef struct {
+	int (*compute)(sqlite3 *db, const char *runs, void **rows, pq_error *err);
+	int (*insert)(sqlite3 *db, void *rows, pq_error *err);
+	void (*release)(void *rows);
+} pq_deriver;
+extern const pq_deriver pq_op_sums_deriver, pq_idle_deriver, pq_temporal_deriver;
+
+/* What they share (derive_hta.c): a run to compute, with HTA's clock (us: a Kineto run, whose
+ * times HTA rounds to whole µs of its origin off), the bound on launch times (the last
+ * ProfilerStep#N start, with two or more such names) and its API calls with a correlation id. */
+typedef struct {
+	sqlite3_int64 pid, corr, t; /* t: the start on the run's clock */
+	int has_pid;
+} pq_hta_call;
+typedef struct {
+	sqlite3_int64 id, off, bound;
+	int us, has_bound;
+	pq_hta_call *calls;
+	size_t ncalls;
+} pq_hta_run;
+/* fn for each run of the query runs, with its bound and calls loaded. */
+int pq_hta_each_run(sqlite3 *db, const char *runs,
+		    int (*fn)(sqlite3 *db, const pq_hta_run *run, void *arg, pq_error *err),
+		    void *arg, pq_error *err);
+/* The SQL sql prepared with ?1 the run, ?2 its µs flag, ?3 its clock's origin; NULL on errors. */
+sqlite3_stmt *pq_hta_query(sqlite3 *db, const char *sql, const pq_hta_run *run);
+/* The first start *t of a call with that process (IS: NULL matches NULL) and correlation id: 1,
+ * or 0 when none (or no correlation id). */
+int pq_hta_launch(const pq_hta_run *run, int has_pid, sqlite3_int64 pid, int has_corr,
+		  sqlite3_int64 corr, sqlite3_int64 *t);
 
 /* The rows of a query (derive_rows.c), held to be inserted into a table of the same columns,
  * possibly on another connection. Owned by the caller: pq_rows_free. */

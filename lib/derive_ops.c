@@ -274,17 +274,19 @@ static orun *run_of(orun *runs, size_t nruns, sqlite3_int64 run)
 }
 
 /* Groups the listed operators per (run, name, shape) and inserts the rows. */
-struct pq_op_sums {
+typedef struct {
 	ostat *s;
 	size_t ns;
 	orun *runs;
 	size_t nruns;
 	char **shapes;
 	size_t nshapes;
-};
+} op_sums;
 
-void pq_op_sums_free(pq_op_sums *r)
+static void op_sums_free(void *rows)
 {
+	op_sums *r = rows;
+
 	if (r == NULL)
 		return;
 	for (size_t i = 0; i < r->nshapes; i++)
@@ -346,9 +348,9 @@ static int insert_sums(sqlite3 *db, ostat *s, size_t ns, orun *runs, size_t nrun
 	return rc;
 }
 
-int pq_op_sums_compute(sqlite3 *db, const char *pending, pq_op_sums **out, pq_error *err)
+static int op_sums_compute(sqlite3 *db, const char *pending, void **out, pq_error *err)
 {
-	pq_op_sums *r = calloc(1, sizeof *r);
+	op_sums *r = calloc(1, sizeof *r);
 	onode *a = NULL;
 	sqlite3_int64 *ids = NULL;
 	int *stack = NULL, rc = -1;
@@ -406,11 +408,15 @@ done:
 	if (rc == 0)
 		*out = r;
 	else
-		pq_op_sums_free(r);
+		op_sums_free(r);
 	return rc;
 }
 
-int pq_op_sums_insert(sqlite3 *db, pq_op_sums *r, pq_error *err)
+static int op_sums_insert(sqlite3 *db, void *rows, pq_error *err)
 {
+	op_sums *r = rows;
+
 	return insert_sums(db, r->s, r->ns, r->runs, r->nruns, err);
 }
+
+const pq_deriver pq_op_sums_deriver = { op_sums_compute, op_sums_insert, op_sums_free };

@@ -115,4 +115,40 @@ is "$(q launch-stats "$TMP/cut.db" --include-last-step 1 | cut -d, -f3 | tr '\n'
 is "$(q launch-stats "$TMP/cut.db" --mode exact | cut -d, -f3 | tr '\n' ' ')" "1 2 3 6 7 4 5 " \
 	"launch-stats --mode exact: every launch"
 
+
+# 4. Ties, by the definitions (worked by hand): a launch at the previous event's very end is not
+# host wait ("started after" it ended), one at the last step's very start is dropped (kept:
+# launched before it), and an event starting where the merged busy time ends joins it. k1
+# [20,30]; k2 launched at 30, [35,40]: kernel wait 5 µs; kx at 39.3 for 0.5 µs is [40,39] on HTA's
+# clock: it joins [35,40] (else a group of -1 µs); k3 launched at 100, the start of
+# ProfilerStep#2: dropped (else host wait 110 µs). Busy 10 + 5 of [20,40]: idle 5, all compute.
+# The stored rows (written at import: lib/derive_idle.c, lib/derive_temporal.c) and the views
+# computing them agree.
+begin "$TMP/ties.json" 1700000000000000000
+ev user_annotation "ProfilerStep#1" 77 77 0 100 '"External id": 1'
+ev user_annotation "ProfilerStep#2" 77 77 100 100 '"External id": 2'
+rt 10 3 1;  gk kernel k1 7 20 10 1
+rt 30 3 2;  gk kernel k2 7 35 5 2
+rt 32 3 4;  gk kernel kx 7 39.3 0.5 4
+rt 100 3 3; gk kernel k3 7 150 10 3
+end
+is "$(q idle-breakdown "$TMP/ties.db" | cut -d, -f4-8)" "7,0,5000,0,5000" \
+	"idle-breakdown: a launch at the previous end waits on the kernel; one at the cut is dropped"
+is "$(q temporal-breakdown "$TMP/ties.db")" "1,0,0,5000,15000,0,20000,25.0,75.0,0.0" \
+	"temporal-breakdown: the event at the busy time's end joins it; the launch at the cut is dropped"
+cp "$TMP/ties.db" "$TMP/ties-view.db"
+sqlite "$TMP/ties-view.db" "DELETE FROM derived_runs"
+for r in idle-breakdown temporal-breakdown; do
+	is "$(q $r "$TMP/ties-view.db")" "$(q $r "$TMP/ties.db")" "$r: the view computes the stored rows"
+done
+# Without steps nothing is cut, and a Stream Sync without a correlation id is not HTA's GPU time
+# (GPUKernelFilter): k1 [10,20], k2 [50,60], the sync [20,40] left out: idle 30 of 50.
+begin "$TMP/nostep.json" 1700000000000000000
+rt 1 1 1; gk kernel k1 7 10 10 1
+ev cuda_sync "Stream Sync" 0 7 20 20 '"cuda_sync_kind": "Stream Sync", "stream": 7, "device": 0'
+rt 2 1 2; gk kernel k2 7 50 10 2
+end
+is "$(q temporal-breakdown "$TMP/nostep.db")" "1,0,0,30000,20000,0,50000,60.0,40.0,0.0" \
+	"temporal-breakdown: a synchronization without a correlation id is not counted"
+
 done_testing
