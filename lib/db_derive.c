@@ -116,58 +116,22 @@ static void drop_shadows(sqlite3 *db, unsigned made)
 	}
 }
 
-/* The tables whose views are too slow, computed in C instead (derive.h); NULL: by the view. */
-static const pq_deriver *in_c(const char *table)
-{
-	if (strcmp(table, "tb_op_sums") == 0)
-		return &pq_op_sums_deriver;
-	if (strcmp(table, "hta_idle_breakdown") == 0)
-		return &pq_idle_deriver;
-	if (strcmp(table, "hta_temporal_breakdown") == 0)
-		return &pq_temporal_deriver;
-	return NULL;
-}
+/* Derived tables written together: one table by its view (c NULL), or the tables one C
+ * computation fills (derive.h: the views of these are the slowest). */
+typedef struct {
+	const char *tables[2]; /* the second NULL for one table */
+	const pq_deriver *c;
+} job;
 
-/* Table's rows for the runs the query runs selects, held to be inserted: in C or by its view. */
-static int hold(sqlite3 *db, const char *table, const char *runs, void **rows, pq_error *err)
-{
-	const pq_deriver *c = in_c(table);
-	char *sql;
-	pq_held_rows *r = NULL;
-	int rc;
-
-	if (c != NULL)
-		return c->compute(db, runs, rows, err);
-	sql = sqlite3_mprintf("SELECT * FROM \"v_%w\" WHERE run_id IN (%s)", table, runs);
-	rc = sql != NULL ? pq_rows_hold(db, sql, &r, err) : pq_fail(err, "out of memory");
-	sqlite3_free(sql);
-	*rows = r;
-	return rc;
-}
-
-static int insert_held(sqlite3 *db, const char *table, void *rows, pq_error *err)
-{
-	const pq_deriver *c = in_c(table);
-
-	return c != NULL ? c->insert(db, rows, err) : pq_rows_insert(db, table, rows, err);
-}
-
-static void release_held(const char *table, void *rows)
-{
-	const pq_deriver *c = in_c(table);
-
-	if (c != NULL)
-		c->release(rows);
-	else
-		pq_rows_free(rows);
-}
-
-/* The tables that read no other derived table, largest first (on the ResNet50 sample the
- * operator tree is the largest, on an nsys run of 2.5 M rows the idle breakdown: ~1.5 s): a pool
- * both connections take from, each the next one left, when it is free (pq_db_derive_now). The
- * second connection sees none of this one's writes, so the tables that read tb_steps stay here. */
-static const char *const pool[] = { "tb_op_sums", "hta_idle_breakdown", "hta_temporal_breakdown",
-				    "tb_kernel_sums" };
+/* The jobs whose tables read no other derived table, largest first (on the ResNet50 sample the
+ * operator tree is the largest, on an nsys run of 2.5 M rows the HTA breakdowns): a pool both
+ * connections take from, each the next one left, when it is free (pq_db_derive_now). The second
+ * connection sees none of this one's writes, so the tables that read tb_steps stay here. */
+static const job pool[] = {
+	{ { "tb_op_sums", NULL }, &pq_op_sums_deriver },
+	{ { "hta_idle_breakdown", "hta_temporal_breakdown" }, &pq_hta_deriver },
+	{ { "tb_kernel_sums", NULL }, NULL },
+};
 #define NPOOL (sizeof(pool) / sizeof(pool[0]))
 
 typedef struct {
@@ -176,14 +140,14 @@ typedef struct {
 	pthread_t thread;
 	int running;
 	pthread_mutex_t lock;
-	size_t next;                    /* the next table of pool to take, under lock */
+	size_t next;                    /* the next job of pool to take, under lock */
 	int taken[NPOOL];               /* by the worker */
 	int rc[NPOOL];                  /* the worker's: 0 when it holds the rows */
 	void *rows[NPOOL];              /* the rows it holds (hold) */
 	pq_error err;
 } worker;
 
-/* The next table of the pool, or -1 when all are taken. */
+/* The next job of the pool, or -1 when all are taken. */
 static int take(worker *w)
 {
 	int i = -1;
@@ -195,22 +159,55 @@ static int take(worker *w)
 	return i;
 }
 
-/* The worker computes table pool[i] of the pending runs into w, on its connection. */
-static int work_one(sqlite3 *db, worker *w, int i)
+/* The runs job j computes: its tables' pending runs but the skipped (TO_COMPUTE), together. */
+static void job_runs(const job *j, long long no_host_ops, char *out, size_t size)
 {
-	const char *t = pool[i];
-	char todo[320];
+	char one[320];
+	size_t len = 0;
 
-	snprintf(todo, sizeof(todo), TO_COMPUTE, t, skipped_for(t, w->no_host_ops));
-	if (!pq_derive_any_run(db, todo))
+	out[0] = '\0';
+	for (size_t k = 0; k < 2 && j->tables[k] != NULL; k++) {
+		snprintf(one, sizeof(one), TO_COMPUTE, j->tables[k],
+			 skipped_for(j->tables[k], no_host_ops));
+		len += (size_t)snprintf(out + len, len < size ? size - len : 0, "%s%s",
+					k ? " UNION " : "", one);
+	}
+}
+
+/* Job j's rows for the runs the query runs selects, held to be inserted (*rows NULL: none). */
+static int hold(sqlite3 *db, const job *j, const char *runs, void **rows, pq_error *err)
+{
+	pq_held_rows *r = NULL;
+	char *sql;
+	int rc;
+
+	*rows = NULL;
+	if (!pq_derive_any_run(db, runs))
 		return 0;
-	return hold(db, t, todo, &w->rows[i], &w->err);
+	if (j->c != NULL)
+		return j->c->compute(db, runs, rows, err);
+	sql = sqlite3_mprintf("SELECT * FROM \"v_%w\" WHERE run_id IN (%s)", j->tables[0], runs);
+	rc = sql != NULL ? pq_rows_hold(db, sql, &r, err) : pq_fail(err, "out of memory");
+	sqlite3_free(sql);
+	*rows = r;
+	return rc;
+}
+
+static void release(const job *j, void *rows)
+{
+	if (rows == NULL)
+		return;
+	if (j->c != NULL)
+		j->c->release(rows);
+	else
+		pq_rows_free(rows);
 }
 
 static void *work(void *arg)
 {
 	worker *w = arg;
 	sqlite3 *db = NULL;
+	char runs[700];
 	int i;
 
 	if (sqlite3_open_v2(w->path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) !=
@@ -225,7 +222,8 @@ static void *work(void *arg)
 	if (has_functions(db) && sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK) {
 		while ((i = take(w)) >= 0) {
 			w->taken[i] = 1;
-			w->rc[i] = work_one(db, w, i);
+			job_runs(&pool[i], w->no_host_ops, runs, sizeof(runs));
+			w->rc[i] = hold(db, &pool[i], runs, &w->rows[i], &w->err);
 		}
 		sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
 	}
@@ -241,108 +239,117 @@ static void join_worker(worker *w)
 	}
 }
 
-static int pool_index(const char *table)
+/* Before table t is written: its rows of the pending runs removed (rows a run left unlisted, by
+ * hand or by a profq that lost track, would block it), and the skipped run listed first, so that
+ * the view computing the others leaves it out. */
+static int prepare_table(sqlite3 *db, const char *t, long long no_host_ops, pq_error *err)
 {
-	for (size_t i = 0; i < NPOOL; i++)
-		if (strcmp(table, pool[i]) == 0)
-			return (int)i;
-	return -1;
-}
-
-/* The worker's rows of table, when it made them (*rows NULL: no run to compute). 0 when it did
- * not (no worker, or it failed: this connection computes them). */
-static int from_worker(worker *w, const char *table, void **rows)
-{
-	int i = pool_index(table);
-
-	if (w == NULL || i < 0)
-		return 0;
-	join_worker(w);
-	if (!w->taken[i] || w->rc[i] != 0)
-		return 0;
-	*rows = w->rows[i];
-	w->rows[i] = NULL;
-	return 1;
-}
-
-/* Writes derived table i for the pending runs: the worker's rows when it has them, else
- * computed here (in C, or by its view straight into the table). */
-static int derive_one(sqlite3 *db, size_t i, worker *w, long long no_host_ops, unsigned *shadows,
-		      pq_error *err)
-{
-	const char *t = derived[i];
 	long long skip = skipped_for(t, no_host_ops);
-	char pending[256], todo[320], sql[1024];
-	void *rows = NULL;
-	int rc = 0;
+	char pending[256], sql[1024];
 
 	snprintf(pending, sizeof(pending), PENDING, t);
-	snprintf(todo, sizeof(todo), TO_COMPUTE, t, skip);
-	/* Rows a run left unlisted (by hand, or a profq that lost track) would block it. */
 	snprintf(sql, sizeof(sql), "DELETE FROM \"%s\" WHERE run_id IN (%s)", t, pending);
 	if (pq_db_exec(db, sql, "cannot write the derived tables", err) != 0)
 		return -1;
-	/* The skipped run listed first, so that the view computing the others leaves it out. */
 	snprintf(sql, sizeof(sql), "INSERT INTO derived_runs (run_id, name) SELECT id, '%s' FROM "
 		 "(%s) WHERE id = %lld", t, pending, skip);
-	if (skip != 0 && pq_db_exec(db, sql, "cannot write the derived tables", err) != 0)
-		return -1;
-	if (from_worker(w, t, &rows)) {
-		if (rows != NULL)
-			rc = insert_held(db, t, rows, err);
-	} else if (!pq_derive_any_run(db, todo)) {
-		rc = 0;
-	} else if (in_c(t) == NULL) {
-		snprintf(sql, sizeof(sql), "INSERT INTO \"%s\" SELECT * FROM \"v_%s\" WHERE run_id "
-			 "IN (%s)", t, t, todo);
-		rc = pq_db_exec(db, sql, "cannot write the derived tables", err);
-	} else {
-		rc = hold(db, t, todo, &rows, err);
-		if (rc == 0)
-			rc = insert_held(db, t, rows, err);
-	}
-	if (rows != NULL)
-		release_held(t, rows);
-	if (rc != 0)
-		return -1;
-	snprintf(sql, sizeof(sql), "INSERT INTO derived_runs (run_id, name) SELECT id, '%s' FROM (%s)",
-		 t, pending);
-	if (pq_db_exec(db, sql, "cannot write the derived tables", err) != 0)
-		return -1;
-	return shadow(db, t, shadows, err);
+	return skip != 0 ? pq_db_exec(db, sql, "cannot write the derived tables", err) : 0;
 }
 
-static size_t derived_index(const char *table)
+/* Table t's rows, from rows held for its job j, or computed here by its view. */
+static int fill_table(sqlite3 *db, const job *j, const char *t, void *rows, int held,
+		      long long no_host_ops, pq_error *err)
 {
-	size_t i = 0;
+	char todo[320], sql[1024];
 
-	while (i < NDERIVED && strcmp(derived[i], table) != 0)
-		i++;
-	return i;
+	snprintf(todo, sizeof(todo), TO_COMPUTE, t, skipped_for(t, no_host_ops));
+	if (held) {
+		if (rows == NULL)
+			return 0;
+		return j->c != NULL ? j->c->insert(db, t, todo, rows, err)
+				    : pq_rows_insert(db, t, rows, err);
+	}
+	if (!pq_derive_any_run(db, todo))
+		return 0;
+	snprintf(sql, sizeof(sql), "INSERT INTO \"%s\" SELECT * FROM \"v_%s\" WHERE run_id IN (%s)",
+		 t, t, todo);
+	return pq_db_exec(db, sql, "cannot write the derived tables", err);
+}
+
+/* Writes job j's tables for the pending runs: from the worker's rows when it took the job (pool
+ * index p) and made them, else computed here; then lists the runs. */
+static int run_job(sqlite3 *db, const job *j, worker *w, int p, long long no_host_ops,
+		   unsigned *shadows, pq_error *err)
+{
+	char runs[700], pending[256], sql[1024];
+	void *rows = NULL;
+	int held = 0, rc = 0;
+	size_t k, nt = j->tables[1] != NULL ? 2 : 1;
+
+	for (k = 0; k < nt; k++)
+		if (prepare_table(db, j->tables[k], no_host_ops, err) != 0)
+			return -1;
+	if (w != NULL && p >= 0 && w->taken[p]) {
+		join_worker(w);
+		if (w->rc[p] == 0) { /* else (it failed) computed here */
+			rows = w->rows[p];
+			w->rows[p] = NULL;
+			held = 1;
+		}
+	}
+	if (!held && j->c != NULL) {
+		job_runs(j, no_host_ops, runs, sizeof(runs));
+		rc = hold(db, j, runs, &rows, err);
+		held = 1;
+	}
+	for (k = 0; k < nt && rc == 0; k++)
+		rc = fill_table(db, j, j->tables[k], rows, held, no_host_ops, err);
+	release(j, rows);
+	for (k = 0; k < nt && rc == 0; k++) {
+		snprintf(pending, sizeof(pending), PENDING, j->tables[k]);
+		snprintf(sql, sizeof(sql), "INSERT INTO derived_runs (run_id, name) SELECT id, '%s' "
+			 "FROM (%s)", j->tables[k], pending);
+		rc = pq_db_exec(db, sql, "cannot write the derived tables", err);
+		if (rc == 0)
+			rc = shadow(db, j->tables[k], shadows, err);
+	}
+	return rc;
+}
+
+static int in_pool(const char *table)
+{
+	for (size_t i = 0; i < NPOOL; i++)
+		for (size_t k = 0; k < 2; k++)
+			if (pool[i].tables[k] != NULL && strcmp(table, pool[i].tables[k]) == 0)
+				return 1;
+	return 0;
 }
 
 /* Writes every derived table of the pending runs, in the caller's transaction: first those that
  * read another (in dependency order: v_tb_step_times reads the tb_steps just written), then the
- * pool's, each taken here while the worker w (when there is one) takes the others, then the
- * worker's rows. */
+ * pool's, each job taken here while the worker w (when there is one) takes the others, then the
+ * worker's. */
 static int derive(sqlite3 *db, worker *w, long long no_host_ops, pq_error *err)
 {
 	unsigned shadows = 0;
 	int rc = 0, i;
 
-	for (size_t d = 0; d < NDERIVED && rc == 0; d++)
-		if (pool_index(derived[d]) < 0)
-			rc = derive_one(db, d, NULL, no_host_ops, &shadows, err);
+	for (size_t d = 0; d < NDERIVED && rc == 0; d++) {
+		job one = { { derived[d], NULL }, NULL };
+
+		if (!in_pool(derived[d]))
+			rc = run_job(db, &one, NULL, -1, no_host_ops, &shadows, err);
+	}
 	if (w == NULL) {
 		for (size_t p = 0; p < NPOOL && rc == 0; p++)
-			rc = derive_one(db, derived_index(pool[p]), NULL, no_host_ops, &shadows, err);
+			rc = run_job(db, &pool[p], NULL, -1, no_host_ops, &shadows, err);
 	} else {
 		while (rc == 0 && (i = take(w)) >= 0)
-			rc = derive_one(db, derived_index(pool[i]), NULL, no_host_ops, &shadows, err);
+			rc = run_job(db, &pool[i], NULL, -1, no_host_ops, &shadows, err);
 		join_worker(w);
 		for (size_t p = 0; p < NPOOL && rc == 0; p++)
 			if (w->taken[p])
-				rc = derive_one(db, derived_index(pool[p]), w, no_host_ops, &shadows, err);
+				rc = run_job(db, &pool[p], w, (int)p, no_host_ops, &shadows, err);
 	}
 	drop_shadows(db, shadows);
 	return rc;
@@ -379,8 +386,7 @@ int pq_db_derive_now(sqlite3 *db, int64_t no_host_ops, pq_error *err)
 	pthread_mutex_destroy(&w.lock);
 	free(w.path);
 	for (size_t i = 0; i < NPOOL; i++)
-		if (w.rows[i] != NULL)
-			release_held(pool[i], w.rows[i]);
+		release(&pool[i], w.rows[i]);
 	if (rc == 0)
 		return pq_db_exec(db, "COMMIT", "cannot write the derived tables", err);
 	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);

@@ -4,40 +4,41 @@
 
 #include "db.h"
 
-/* A derived table whose view is too slow, evaluated in C: compute holds its rows for the runs
- * the query runs selects, from a connection's committed data; insert writes them, possibly on
- * another connection; release frees them. tb_op_sums (derive_ops.c), hta_idle_breakdown
- * (derive_idle.c) and hta_temporal_breakdown (derive_temporal.c) for their default options. */
+/* Derived tables whose views are too slow, evaluated in C: compute holds their rows for the runs
+ * the query runs selects, from a connection's committed data; insert writes table's rows of the
+ * runs the query runs selects, possibly on another connection; release frees them. tb_op_sums
+ * (derive_ops.c), and hta_idle_breakdown with hta_temporal_breakdown for their default options
+ * (derive_hta.c). */
 typedef struct {
 	int (*compute)(sqlite3 *db, const char *runs, void **rows, pq_error *err);
-	int (*insert)(sqlite3 *db, void *rows, pq_error *err);
+	int (*insert)(sqlite3 *db, const char *table, const char *runs, void *rows, pq_error *err);
 	void (*release)(void *rows);
 } pq_deriver;
-extern const pq_deriver pq_op_sums_deriver, pq_idle_deriver, pq_temporal_deriver;
+extern const pq_deriver pq_op_sums_deriver, pq_hta_deriver;
 
-/* What they share (derive_hta.c): a run to compute, with HTA's clock (us: a Kineto run, whose
- * times HTA rounds to whole µs of its origin off), the bound on launch times (the last
- * ProfilerStep#N start, with two or more such names) and its API calls with a correlation id. */
+/* The HTA tables' shared part (derive_hta.c computes both from one read of a run's GPU events and
+ * API calls; derive_idle.c and derive_temporal.c each sort the kept events their way and add them
+ * up). An event on a run's clock (HTA's whole µs for a Kineto run), src its table: 0 kernels, 1
+ * memcpys, 2 memsets, 3 synchronizations (those on a stream with a correlation id: HTA's). */
 typedef struct {
-	sqlite3_int64 pid, corr, t; /* t: the start on the run's clock */
-	int has_pid;
-} pq_hta_call;
+	sqlite3_int64 device, stream, ts, e, start, id, rt; /* rt: the launching call's start */
+	unsigned char src, comp, has_device, has_stream, has_ts, has_e, has_rt;
+} pq_hta_event;
 typedef struct {
-	sqlite3_int64 id, off, bound;
-	int us, has_bound;
-	pq_hta_call *calls;
-	size_t ncalls;
-} pq_hta_run;
-/* fn for each run of the query runs, with its bound and calls loaded. */
-int pq_hta_each_run(sqlite3 *db, const char *runs,
-		    int (*fn)(sqlite3 *db, const pq_hta_run *run, void *arg, pq_error *err),
-		    void *arg, pq_error *err);
-/* The SQL sql prepared with ?1 the run, ?2 its µs flag, ?3 its clock's origin; NULL on errors. */
-sqlite3_stmt *pq_hta_query(sqlite3 *db, const char *sql, const pq_hta_run *run);
-/* The first start *t of a call with that process (IS: NULL matches NULL) and correlation id: 1,
- * or 0 when none (or no correlation id). */
-int pq_hta_launch(const pq_hta_run *run, int has_pid, sqlite3_int64 pid, int has_corr,
-		  sqlite3_int64 corr, sqlite3_int64 *t);
+	sqlite3_int64 run, stream, host, kernel, other;
+} pq_idle_row;
+typedef struct {
+	sqlite3_int64 run, device, idle, compute, non_compute, kernel;
+	int has_device, has_kernel; /* else NULL */
+} pq_temporal_row;
+typedef struct {
+	pq_idle_row *idle;
+	pq_temporal_row *temporal;
+	size_t nidle, ntemporal, idle_cap, temporal_cap;
+} pq_hta_rows;
+/* The rows of one run from its kept events (reordered in place): -1 when out of memory. */
+int pq_hta_idle(pq_hta_rows *out, sqlite3_int64 run, pq_hta_event *ev, size_t n);
+int pq_hta_temporal(pq_hta_rows *out, sqlite3_int64 run, pq_hta_event *ev, size_t n);
 
 /* The rows of a query (derive_rows.c), held to be inserted into a table of the same columns,
  * possibly on another connection. Owned by the caller: pq_rows_free. */

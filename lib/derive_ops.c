@@ -412,10 +412,14 @@ done:
 	return rc;
 }
 
-static int op_sums_insert(sqlite3 *db, void *rows, pq_error *err)
+/* rows were computed for exactly the runs of the table's insert (one table, its pending runs). */
+static int op_sums_insert(sqlite3 *db, const char *table, const char *runs, void *rows,
+			  pq_error *err)
 {
 	op_sums *r = rows;
 
+	(void)table;
+	(void)runs;
 	return insert_sums(db, r->s, r->ns, r->runs, r->nruns, err);
 }
 
