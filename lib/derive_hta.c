@@ -115,7 +115,8 @@ static int load_calls(sqlite3 *db, hta_run *run, pq_error *err)
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return rc == SQLITE_NOMEM ? pq_fail(err, "out of memory") : fail_db(db, err);
-	qsort(run->calls, run->ncalls, sizeof(hta_call), cmp_call);
+	if (run->ncalls > 0) /* calls is NULL without any */
+		qsort(run->calls, run->ncalls, sizeof(hta_call), cmp_call);
 	return 0;
 }
 

@@ -46,7 +46,8 @@ static int cmp_event(const void *pa, const void *pb)
 
 int pq_hta_idle(pq_hta_rows *out, sqlite3_int64 run, pq_hta_event *a, size_t n)
 {
-	qsort(a, n, sizeof(*a), cmp_event);
+	if (n > 0) /* a is NULL without events */
+		qsort(a, n, sizeof(*a), cmp_event);
 	for (size_t i = 0, j; i < n && counted(&a[i]); i = j) {
 		pq_idle_row *row;
 

@@ -75,7 +75,8 @@ static sqlite3_int64 merge(const pq_hta_event *a, size_t n, int comp_only, sqlit
 
 int pq_hta_temporal(pq_hta_rows *out, sqlite3_int64 run, pq_hta_event *a, size_t n)
 {
-	qsort(a, n, sizeof(*a), cmp_event);
+	if (n > 0) /* a is NULL without events */
+		qsort(a, n, sizeof(*a), cmp_event);
 	for (size_t i = 0, j; i < n; i = j) {
 		sqlite3_int64 end, unused, busy, compute, first = 0;
 		int has_end, none, has_first = 0;
