@@ -260,19 +260,19 @@ static int prepare_table(sqlite3 *db, const char *t, long long no_host_ops, pq_e
 static int fill_table(sqlite3 *db, const job *j, const char *t, void *rows, int held,
 		      long long no_host_ops, pq_error *err)
 {
-	char todo[320], sql[1024];
+	char runs[320], sql[1024];
 
-	snprintf(todo, sizeof(todo), TO_COMPUTE, t, skipped_for(t, no_host_ops));
+	snprintf(runs, sizeof(runs), TO_COMPUTE, t, skipped_for(t, no_host_ops));
 	if (held) {
 		if (rows == NULL)
 			return 0;
-		return j->c != NULL ? j->c->insert(db, t, todo, rows, err)
+		return j->c != NULL ? j->c->insert(db, t, runs, rows, err)
 				    : pq_rows_insert(db, t, rows, err);
 	}
-	if (!pq_derive_any_run(db, todo))
+	if (!pq_derive_any_run(db, runs))
 		return 0;
 	snprintf(sql, sizeof(sql), "INSERT INTO \"%s\" SELECT * FROM \"v_%s\" WHERE run_id IN (%s)",
-		 t, t, todo);
+		 t, t, runs);
 	return pq_db_exec(db, sql, "cannot write the derived tables", err);
 }
 

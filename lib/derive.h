@@ -47,6 +47,10 @@ int pq_rows_hold(sqlite3 *db, const char *sql, pq_held_rows **out, pq_error *err
 int pq_rows_insert(sqlite3 *db, const char *table, const pq_held_rows *r, pq_error *err);
 void pq_rows_free(pq_held_rows *r);
 
+/* Room in *buf (an array of *cap elements of size bytes) for element n: doubled when full.
+ * -1 when out of memory (*buf unchanged). */
+int pq_derive_grow(void **buf, size_t *cap, size_t n, size_t size);
+
 /* Whether the query runs selects any row (db_derive.c): a derived table with no run to compute
  * skips its definition, whose preparation and scans cost even for no run. */
 int pq_derive_any_run(sqlite3 *db, const char *runs);

@@ -96,16 +96,9 @@ static int load_calls(sqlite3 *db, hta_run *run, pq_error *err)
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (sqlite3_column_type(st, 2) == SQLITE_NULL)
 			continue; /* min() leaves it out */
-		if (run->ncalls == cap) {
-			size_t nc = cap ? cap * 2 : 4096;
-			hta_call *na = realloc(run->calls, nc * sizeof(hta_call));
-
-			if (na == NULL) {
-				rc = SQLITE_NOMEM;
-				break;
-			}
-			run->calls = na;
-			cap = nc;
+		if (pq_derive_grow((void **)&run->calls, &cap, run->ncalls, sizeof(hta_call)) != 0) {
+			rc = SQLITE_NOMEM;
+			break;
 		}
 		run->calls[run->ncalls++] = (hta_call){
 			.pid = sqlite3_column_int64(st, 0),
@@ -203,16 +196,9 @@ static int load_events(sqlite3 *db, const hta_run *run, pq_hta_event **out, size
 			sqlite3_column_type(st, 8) != SQLITE_NULL, sqlite3_column_int64(st, 8), &x.rt);
 		if (run->has_bound && !(x.has_rt && x.rt < run->bound))
 			continue;
-		if (*n == cap) {
-			size_t nc = cap ? cap * 2 : 4096;
-			pq_hta_event *na = realloc(a, nc * sizeof(*na));
-
-			if (na == NULL) {
-				rc = SQLITE_NOMEM;
-				break;
-			}
-			a = na;
-			cap = nc;
+		if (pq_derive_grow((void **)&a, &cap, *n, sizeof(*a)) != 0) {
+			rc = SQLITE_NOMEM;
+			break;
 		}
 		a[(*n)++] = x;
 	}

@@ -51,15 +51,9 @@ int pq_hta_idle(pq_hta_rows *out, sqlite3_int64 run, pq_hta_event *a, size_t n)
 	for (size_t i = 0, j; i < n && counted(&a[i]); i = j) {
 		pq_idle_row *row;
 
-		if (out->nidle == out->idle_cap) {
-			size_t nc = out->idle_cap ? out->idle_cap * 2 : 16;
-			pq_idle_row *na = realloc(out->idle, nc * sizeof(*na));
-
-			if (na == NULL)
-				return -1;
-			out->idle = na;
-			out->idle_cap = nc;
-		}
+		if (pq_derive_grow((void **)&out->idle, &out->idle_cap, out->nidle,
+				   sizeof(*out->idle)) != 0)
+			return -1;
 		row = &out->idle[out->nidle++];
 		*row = (pq_idle_row){ .run = run, .stream = a[i].stream };
 		for (j = i + 1; j < n && counted(&a[j]) && a[j].stream == a[i].stream; j++) {

@@ -104,15 +104,9 @@ static int load_nodes(sqlite3 *db, const char *pending, onode **out, size_t *n, 
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		onode *x;
 
-		if (*n == cap) {
-			size_t nc = cap ? cap * 2 : 1024;
-			onode *na = realloc(a, nc * sizeof(onode));
-			if (na == NULL) {
-				rc = SQLITE_NOMEM;
-				break;
-			}
-			a = na;
-			cap = nc;
+		if (pq_derive_grow((void **)&a, &cap, *n, sizeof(onode)) != 0) {
+			rc = SQLITE_NOMEM;
+			break;
 		}
 		x = &a[(*n)++];
 		memset(x, 0, sizeof *x);
@@ -359,10 +353,6 @@ static int op_sums_compute(sqlite3 *db, const char *pending, void **out, pq_erro
 	*out = NULL;
 	if (r == NULL)
 		return pq_fail(err, "out of memory");
-	if (!pq_derive_any_run(db, pending)) {
-		rc = 0;
-		goto done;
-	}
 	if (load_nodes(db, pending, &a, &n, err) != 0)
 		goto done;
 	if (n == 0) {

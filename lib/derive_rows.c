@@ -98,3 +98,18 @@ int pq_rows_insert(sqlite3 *db, const char *table, const pq_held_rows *r, pq_err
 	sqlite3_free(text);
 	return rc;
 }
+
+int pq_derive_grow(void **buf, size_t *cap, size_t n, size_t size)
+{
+	size_t nc;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	nc = *cap ? *cap * 2 : 1024;
+	if ((p = realloc(*buf, nc * size)) == NULL)
+		return -1;
+	*buf = p;
+	*cap = nc;
+	return 0;
+}

@@ -89,15 +89,9 @@ int pq_hta_temporal(pq_hta_rows *out, sqlite3_int64 run, pq_hta_event *a, size_t
 			}
 		busy = merge(a + i, j - i, 0, &end, &has_end);
 		compute = merge(a + i, j - i, 1, &unused, &none);
-		if (out->ntemporal == out->temporal_cap) {
-			size_t nc = out->temporal_cap ? out->temporal_cap * 2 : 16;
-			pq_temporal_row *na = realloc(out->temporal, nc * sizeof(*na));
-
-			if (na == NULL)
-				return -1;
-			out->temporal = na;
-			out->temporal_cap = nc;
-		}
+		if (pq_derive_grow((void **)&out->temporal, &out->temporal_cap, out->ntemporal,
+				   sizeof(*out->temporal)) != 0)
+			return -1;
 		row = &out->temporal[out->ntemporal++];
 		*row = (pq_temporal_row){ .run = run, .device = a[i].device,
 					  .has_device = a[i].has_device, .compute = compute,

@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1082,55 +1083,46 @@ static int bind_other(pq_store *s, sqlite3_stmt *st, bound *b, const pq_col *c, 
 	return 0;
 }
 
-static void see_time(pq_store *s, int64_t first, int64_t last)
+/* Where a row's first and last times are, for the tables and columns of pq_store_finish_run's
+ * SQL (a range without an end counts its start); used: the table is in the span. */
+static const struct {
+	unsigned short first, last;
+	unsigned char used;
+} span_cols[PQ_T_COUNT] = {
+	[PQ_T_KERNELS] = { offsetof(pq_kernel, start_ns), offsetof(pq_kernel, end_ns), 1 },
+	[PQ_T_MEMCPYS] = { offsetof(pq_memcpy, start_ns), offsetof(pq_memcpy, end_ns), 1 },
+	[PQ_T_MEMSETS] = { offsetof(pq_memset, start_ns), offsetof(pq_memset, end_ns), 1 },
+	[PQ_T_API_CALLS] = { offsetof(pq_api_call, start_ns), offsetof(pq_api_call, end_ns), 1 },
+	[PQ_T_SYNCHRONIZATIONS] = { offsetof(pq_sync, start_ns), offsetof(pq_sync, end_ns), 1 },
+	[PQ_T_RANGES] = { offsetof(pq_range, start_ns), offsetof(pq_range, end_ns), 1 },
+	[PQ_T_MARKS] = { offsetof(pq_mark, ts_ns), offsetof(pq_mark, ts_ns), 1 },
+	[PQ_T_MEMORY_EVENTS] = { offsetof(pq_memory_event, ts_ns),
+				 offsetof(pq_memory_event, ts_ns), 1 },
+	[PQ_T_COUNTERS] = { offsetof(pq_counter, ts_ns), offsetof(pq_counter, ts_ns), 1 },
+};
+
+/* What a row written adds to the run's span and to its count of host operator ranges. */
+static void note_row(pq_store *s, enum pq_table_id t, const void *row)
 {
+	const char *base = row;
+	int64_t first, last;
+
+	if (!span_cols[t].used)
+		return;
+	first = *(const int64_t *)(base + span_cols[t].first);
+	last = *(const int64_t *)(base + span_cols[t].last);
+	if (t == PQ_T_RANGES) {
+		int64_t kind = ((const pq_range *)row)->kind;
+
+		if (last == PQ_NULL)
+			last = first;
+		s->host_ops += kind == PQ_RANGE_CPU_OP || kind == PQ_RANGE_USER_ANNOTATION ||
+			       kind == PQ_RANGE_PYTHON_FUNCTION;
+	}
 	if (first != PQ_NULL && (s->seen_first == PQ_NULL || first < s->seen_first))
 		s->seen_first = first;
 	if (last != PQ_NULL && (s->seen_last == PQ_NULL || last > s->seen_last))
 		s->seen_last = last;
-}
-
-/* What a row written adds to the run's span (the tables and columns of pq_store_finish_run's
- * SQL) and to its count of host operator ranges. */
-static void note_row(pq_store *s, enum pq_table_id t, const void *row)
-{
-	switch (t) {
-	case PQ_T_KERNELS:
-		see_time(s, ((const pq_kernel *)row)->start_ns, ((const pq_kernel *)row)->end_ns);
-		break;
-	case PQ_T_MEMCPYS:
-		see_time(s, ((const pq_memcpy *)row)->start_ns, ((const pq_memcpy *)row)->end_ns);
-		break;
-	case PQ_T_MEMSETS:
-		see_time(s, ((const pq_memset *)row)->start_ns, ((const pq_memset *)row)->end_ns);
-		break;
-	case PQ_T_API_CALLS:
-		see_time(s, ((const pq_api_call *)row)->start_ns, ((const pq_api_call *)row)->end_ns);
-		break;
-	case PQ_T_SYNCHRONIZATIONS:
-		see_time(s, ((const pq_sync *)row)->start_ns, ((const pq_sync *)row)->end_ns);
-		break;
-	case PQ_T_RANGES: {
-		const pq_range *r = row;
-
-		see_time(s, r->start_ns, r->end_ns != PQ_NULL ? r->end_ns : r->start_ns);
-		s->host_ops += r->kind == PQ_RANGE_CPU_OP || r->kind == PQ_RANGE_USER_ANNOTATION ||
-			       r->kind == PQ_RANGE_PYTHON_FUNCTION;
-		break;
-	}
-	case PQ_T_MARKS:
-		see_time(s, ((const pq_mark *)row)->ts_ns, ((const pq_mark *)row)->ts_ns);
-		break;
-	case PQ_T_MEMORY_EVENTS:
-		see_time(s, ((const pq_memory_event *)row)->ts_ns,
-			 ((const pq_memory_event *)row)->ts_ns);
-		break;
-	case PQ_T_COUNTERS:
-		see_time(s, ((const pq_counter *)row)->ts_ns, ((const pq_counter *)row)->ts_ns);
-		break;
-	default:
-		break;
-	}
 }
 
 static int insert_row(pq_store *s, enum pq_table_id t, const void *row, int64_t *id,
