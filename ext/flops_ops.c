@@ -12,6 +12,7 @@
  * Nothing here is copied from either project: the formulas are restated from the notes.
  */
 #include "flops.h"
+#include "op_memo.h"
 
 #include <math.h>
 #include <string.h>
@@ -1000,22 +1001,19 @@ static int use_recorded(sqlite3_context *ctx, sqlite3_value *v)
 	}
 }
 
-static void op_func(sqlite3_context *ctx, int argc, sqlite3_value **argv, int want_bytes)
+/* Both counts of one call (the formulas give both at once). */
+static int op_compute(int argc, sqlite3_value **argv, pq_op_result *r)
 {
 	const op_entry *e;
 	cJSON *dims = NULL, *types = NULL, *conc = NULL;
 	pq_op op = { 0, NULL, NULL };
 	pq_cost c;
-	const char *name;
+	const char *name = (const char *)sqlite3_value_text(argv[0]);
 	int rc;
 
-	if (argc >= 4 && use_recorded(ctx, argv[3]))
-		return;
-	if (sqlite3_value_type(argv[0]) != SQLITE_TEXT ||
-	    (name = (const char *)sqlite3_value_text(argv[0])) == NULL || (e = lookup_op(name)) == NULL) {
-		sqlite3_result_null(ctx);
-		return;
-	}
+	memset(r, 0, sizeof(*r));
+	if (name == NULL || (e = lookup_op(name)) == NULL)
+		return 0;
 	dims = json_arg(argv[1]);
 	if (argc >= 3)
 		types = json_arg(argv[2]);
@@ -1024,18 +1022,47 @@ static void op_func(sqlite3_context *ctx, int argc, sqlite3_value **argv, int wa
 		if (conc != NULL && cJSON_IsArray(conc))
 			op.concrete = conc;
 	}
-	/* a negative count means "not known for this op" (bytes of an old conv backward) */
 	rc = dims != NULL ? op_parse(&op, dims, types) : 0;
-	if (rc < 0)
-		sqlite3_result_error_nomem(ctx);
-	else if (rc > 0 && op_cost(e, &op, &c) && (want_bytes ? c.bytes : c.flops) >= 0)
-		sqlite3_result_int64(ctx, want_bytes ? c.bytes : c.flops);
-	else
-		sqlite3_result_null(ctx);
+	/* a negative count means "not known for this op" (bytes of an old conv backward) */
+	if (rc > 0 && op_cost(e, &op, &c)) {
+		r->flops = c.flops;
+		r->bytes = c.bytes;
+		r->ok_flops = c.flops >= 0;
+		r->ok_bytes = c.bytes >= 0;
+	}
 	sqlite3_free(op.in);
 	cJSON_Delete(dims);
 	cJSON_Delete(types);
 	cJSON_Delete(conc);
+	return rc < 0 ? -1 : 0;
+}
+
+static void op_func(sqlite3_context *ctx, int argc, sqlite3_value **argv, int want_bytes)
+{
+	pq_op_memo *memo = sqlite3_user_data(ctx);
+	pq_op_result r;
+	char key[4096];
+	size_t len;
+
+	if (argc >= 4 && use_recorded(ctx, argv[3]))
+		return;
+	if (sqlite3_value_type(argv[0]) != SQLITE_TEXT) {
+		sqlite3_result_null(ctx);
+		return;
+	}
+	len = memo != NULL ? pq_op_memo_key(key, sizeof(key), argc, argv) : 0;
+	if (len == 0 || !pq_op_memo_get(memo, key, len, &r)) {
+		if (op_compute(argc, argv, &r) != 0) {
+			sqlite3_result_error_nomem(ctx);
+			return;
+		}
+		if (len != 0)
+			pq_op_memo_put(memo, key, len, &r);
+	}
+	if (want_bytes ? r.ok_bytes : r.ok_flops)
+		sqlite3_result_int64(ctx, want_bytes ? r.bytes : r.flops);
+	else
+		sqlite3_result_null(ctx);
 }
 
 static void op_flops_func(sqlite3_context *ctx, int argc, sqlite3_value **argv)
@@ -1050,14 +1077,20 @@ static void op_bytes_func(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 
 int pq_flops_ops_init(sqlite3 *db)
 {
+	/* one memo for the eight registrations (op_flops and op_bytes, 2 to 5 arguments) */
+	pq_op_memo *memo = pq_op_memo_new(8);
 	int rc = SQLITE_OK;
 
-	for (int n = 2; rc == SQLITE_OK && n <= 5; n++) {
-		rc = sqlite3_create_function_v2(db, "op_flops", n, PQ_FUNC_FLAGS, NULL, op_flops_func,
-						NULL, NULL, NULL);
+	if (memo == NULL)
+		return SQLITE_NOMEM;
+	for (int n = 2; n <= 5; n++) {
+		int a = sqlite3_create_function_v2(db, "op_flops", n, PQ_FUNC_FLAGS, memo,
+						   op_flops_func, NULL, NULL, pq_op_memo_release);
+		int b = sqlite3_create_function_v2(db, "op_bytes", n, PQ_FUNC_FLAGS, memo,
+						   op_bytes_func, NULL, NULL, pq_op_memo_release);
+
 		if (rc == SQLITE_OK)
-			rc = sqlite3_create_function_v2(db, "op_bytes", n, PQ_FUNC_FLAGS, NULL,
-							op_bytes_func, NULL, NULL, NULL);
+			rc = a != SQLITE_OK ? a : b;
 	}
 	return rc;
 }

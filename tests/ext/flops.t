@@ -324,4 +324,31 @@ else
 	skip "ResNet-50 trace: every mm/addmm has a count" "$trace not present"
 fi
 
+# ---- the memo: results found by the arguments' bytes ------------------------------------------
+# 3000 shapes (more than the memo's 1024 slots, so slots are shared and replaced), each asked three
+# times in a shuffled order, mm and bmm, fp32 and fp16, with and without types; against the GEMM
+# formulas in SQL arithmetic: flops 2·b·m·k·n, bytes e·b·(m·k + k·n + m·n).
+cat >"$TMP/memo.sql" <<'SQL'
+WITH RECURSIVE i(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM i WHERE x < 8999),
+c AS (SELECT x % 3000 AS s, x FROM i),
+g AS (SELECT s, x, 1 + s % 7 AS b, 1 + s % 97 AS m, 1 + (s / 97) % 31 AS k, 2 + s % 13 AS n,
+             s % 2 AS bmm, (s / 2) % 3 AS ty FROM c),
+a AS (SELECT *, CASE bmm WHEN 1 THEN 'aten::bmm' ELSE 'aten::mm' END AS name,
+             CASE bmm WHEN 1 THEN printf('[[%d,%d,%d],[%d,%d,%d]]', b, m, k, b, k, n)
+                  ELSE printf('[[%d,%d],[%d,%d]]', m, k, k, n) END AS dims,
+             CASE ty WHEN 0 THEN '["float","float"]' WHEN 1 THEN '["c10::Half","c10::Half"]' END AS types,
+             CASE ty WHEN 1 THEN 2 ELSE 4 END AS e, CASE bmm WHEN 1 THEN b ELSE 1 END AS bb FROM g)
+SELECT count(*),
+       sum(CASE WHEN ty = 2 THEN op_flops(name, dims) ELSE op_flops(name, dims, types) END
+           IS NOT 2 * bb * m * k * n),
+       sum(CASE WHEN ty = 2 THEN op_bytes(name, dims) ELSE op_bytes(name, dims, types) END
+           IS NOT e * bb * (m * k + k * n + m * n))
+FROM (SELECT * FROM a ORDER BY (x * 7919) % 9000);
+SQL
+is "$(sqlite -cmd ".load $EXT" :memory: <"$TMP/memo.sql" 2>&1)" "9000|0|0" \
+	"op_flops / op_bytes over 3000 shapes asked three times each: all equal to the formulas"
+# the same arguments, once as text and once not: NULL for the non-text dims, never the memo's
+is "$(q "select op_flops('aten::mm', '[[2,3],[3,4]]') || '|' || quote(op_flops('aten::mm', x'5b5b322c335d2c5b332c345d5d'))")" \
+	"48|NULL" "dims as a blob with the same bytes: NULL, not the text's result"
+
 done_testing
