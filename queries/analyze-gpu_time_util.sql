@@ -32,14 +32,27 @@ WITH ops AS (
          sp.s0 + (sp.s1 - sp.s0) * idx.i / n.n AS cs,
          sp.s0 + (sp.s1 - sp.s0) * (idx.i + 1) / n.n AS ce
   FROM span sp, idx, n WHERE sp.s1 > sp.s0
+), reach AS (  -- each operation's first and last chunk: chunk i starts at s0 + floor(D*i/n), D = s1 - s0,
+               -- so the chunk holding time t is min(n - 1, (n*(t - s0 + 1) - 1) / D)
+  SELECT o.run_id, o.process_id, o.device_id, o.start_ns, o.end_ns, sp.s0, sp.s1 - sp.s0 AS d, n.n,
+         min(n.n - 1, (n.n * (o.start_ns - sp.s0 + 1) - 1) / (sp.s1 - sp.s0)) AS i0,
+         min(n.n - 1, (n.n * (o.end_ns - 1 - sp.s0 + 1) - 1) / (sp.s1 - sp.s0)) AS i1
+  FROM ops o JOIN span sp ON sp.run_id = o.run_id AND sp.process_id IS o.process_id
+                         AND sp.device_id IS o.device_id, n
+  WHERE sp.s1 > sp.s0 AND o.end_ns > o.start_ns
+), piece AS (  -- an operation's time inside each chunk it reaches (most reach one)
+  SELECT run_id, process_id, device_id, i0 AS i,
+         min(end_ns, s0 + d * (i0 + 1) / n) - start_ns AS ns
+  FROM reach WHERE i0 = i1
+  UNION ALL
+  SELECT r.run_id, r.process_id, r.device_id, idx.i,
+         min(r.end_ns, r.s0 + r.d * (idx.i + 1) / r.n) - max(r.start_ns, r.s0 + r.d * idx.i / r.n)
+  FROM reach r JOIN idx ON idx.i BETWEEN r.i0 AND r.i1 WHERE r.i0 < r.i1
 ), busy AS (
-  SELECT c.run_id, c.process_id, c.device_id, c.i, c.cs, c.ce,
-         coalesce(sum(CASE WHEN o.start_ns IS NULL THEN 0
-                           ELSE min(o.end_ns, c.ce) - max(o.start_ns, c.cs) END), 0) AS busy_ns
-  FROM chunk c
-  LEFT JOIN ops o ON o.run_id = c.run_id AND o.process_id IS c.process_id
-                 AND o.device_id IS c.device_id AND o.start_ns < c.ce AND o.end_ns > c.cs
-  GROUP BY c.run_id, c.process_id, c.device_id, c.i
+  SELECT c.run_id, c.process_id, c.device_id, c.i, c.cs, c.ce, coalesce(b.ns, 0) AS busy_ns
+  FROM chunk c LEFT JOIN (SELECT run_id, process_id, device_id, i, sum(ns) AS ns FROM piece
+                          GROUP BY run_id, process_id, device_id, i) b
+    ON b.run_id = c.run_id AND b.process_id IS c.process_id AND b.device_id IS c.device_id AND b.i = c.i
 ), low AS (
   SELECT *, 100.0 * busy_ns / (ce - cs) AS util,
          i - row_number() OVER (PARTITION BY run_id, process_id, device_id ORDER BY i) AS island
