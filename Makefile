@@ -78,11 +78,12 @@ depcheck:
 
 # The views: schema/views.sql, then those of the reports with derived rows (scripts/report-view.sh).
 $(B)/gen/views.sql: schema/views.sql queries/temporal-breakdown.sql queries/idle-breakdown.sql \
-		scripts/report-view.sh
+		queries/comm-overlap.sql scripts/report-view.sh
 	@mkdir -p $(@D)
 	{ cat schema/views.sql && \
 	  sh scripts/report-view.sh queries/temporal-breakdown.sql v_hta_temporal_breakdown && \
-	  sh scripts/report-view.sh queries/idle-breakdown.sql v_hta_idle_breakdown; } >$@.tmp
+	  sh scripts/report-view.sh queries/idle-breakdown.sql v_hta_idle_breakdown && \
+	  sh scripts/report-view.sh queries/comm-overlap.sql v_hta_comm_overlap; } >$@.tmp
 	mv $@.tmp $@
 
 $(B)/gen/schema_sql.c: schema/schema.sql $(B)/gen/views.sql schema/clickhouse_views.sql scripts/embed.sh

@@ -18,7 +18,7 @@
 
 static const char *const derived[] = { "tb_steps", "tb_step_times", "tb_gpu_metrics",
 				       "tb_kernel_sums", "tb_op_sums", "hta_temporal_breakdown",
-				       "hta_idle_breakdown" };
+				       "hta_idle_breakdown", "hta_comm_overlap" };
 #define NDERIVED (sizeof(derived) / sizeof(derived[0]))
 
 /* The runs whose rows are final (complete, aborted, failed) and not yet in table %s. Runs still
@@ -118,8 +118,9 @@ static void drop_shadows(sqlite3 *db, unsigned made)
 
 /* Derived tables written together: one table by its view (c NULL), or the tables one C
  * computation fills (derive.h: the views of these are the slowest). */
+#define JOB_TABLES 3
 typedef struct {
-	const char *tables[2]; /* the second NULL for one table */
+	const char *tables[JOB_TABLES]; /* the first ones; NULL after the last */
 	const pq_deriver *c;
 } job;
 
@@ -129,7 +130,7 @@ typedef struct {
  * connection sees none of this one's writes, so the tables that read tb_steps stay here. */
 static const job pool[] = {
 	{ { "tb_op_sums", NULL }, &pq_op_sums_deriver },
-	{ { "hta_idle_breakdown", "hta_temporal_breakdown" }, &pq_hta_deriver },
+	{ { "hta_idle_breakdown", "hta_temporal_breakdown", "hta_comm_overlap" }, &pq_hta_deriver },
 	{ { "tb_kernel_sums", NULL }, NULL },
 };
 #define NPOOL (sizeof(pool) / sizeof(pool[0]))
@@ -166,7 +167,7 @@ static void job_runs(const job *j, long long no_host_ops, char *out, size_t size
 	size_t len = 0;
 
 	out[0] = '\0';
-	for (size_t k = 0; k < 2 && j->tables[k] != NULL; k++) {
+	for (size_t k = 0; k < JOB_TABLES && j->tables[k] != NULL; k++) {
 		snprintf(one, sizeof(one), TO_COMPUTE, j->tables[k],
 			 skipped_for(j->tables[k], no_host_ops));
 		len += (size_t)snprintf(out + len, len < size ? size - len : 0, "%s%s",
@@ -207,7 +208,7 @@ static void *work(void *arg)
 {
 	worker *w = arg;
 	sqlite3 *db = NULL;
-	char runs[700];
+	char runs[1024];
 	int i;
 
 	if (sqlite3_open_v2(w->path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) !=
@@ -281,10 +282,13 @@ static int fill_table(sqlite3 *db, const job *j, const char *t, void *rows, int 
 static int run_job(sqlite3 *db, const job *j, worker *w, int p, long long no_host_ops,
 		   unsigned *shadows, pq_error *err)
 {
-	char runs[700], pending[256], sql[1024];
+	char runs[1024], pending[256], sql[1024];
 	void *rows = NULL;
 	int held = 0, rc = 0;
-	size_t k, nt = j->tables[1] != NULL ? 2 : 1;
+	size_t k, nt = 0;
+
+	while (nt < JOB_TABLES && j->tables[nt] != NULL)
+		nt++;
 
 	for (k = 0; k < nt; k++)
 		if (prepare_table(db, j->tables[k], no_host_ops, err) != 0)
@@ -319,7 +323,7 @@ static int run_job(sqlite3 *db, const job *j, worker *w, int p, long long no_hos
 static int in_pool(const char *table)
 {
 	for (size_t i = 0; i < NPOOL; i++)
-		for (size_t k = 0; k < 2; k++)
+		for (size_t k = 0; k < JOB_TABLES; k++)
 			if (pool[i].tables[k] != NULL && strcmp(table, pool[i].tables[k]) == 0)
 				return 1;
 	return 0;

@@ -7,8 +7,8 @@
 /* Derived tables whose views are too slow, evaluated in C: compute holds their rows for the runs
  * the query runs selects, from a connection's committed data; insert writes table's rows of the
  * runs the query runs selects, possibly on another connection; release frees them. tb_op_sums
- * (derive_ops.c), and hta_idle_breakdown with hta_temporal_breakdown for their default options
- * (derive_hta.c). */
+ * (derive_ops.c), and hta_idle_breakdown, hta_temporal_breakdown and hta_comm_overlap for their
+ * default options (derive_hta.c). */
 typedef struct {
 	int (*compute)(sqlite3 *db, const char *runs, void **rows, pq_error *err);
 	int (*insert)(sqlite3 *db, const char *table, const char *runs, void *rows, pq_error *err);
@@ -16,13 +16,14 @@ typedef struct {
 } pq_deriver;
 extern const pq_deriver pq_op_sums_deriver, pq_hta_deriver;
 
-/* The HTA tables' shared part (derive_hta.c computes both from one read of a run's GPU events and
- * API calls; derive_idle.c and derive_temporal.c each sort the kept events their way and add them
- * up). An event on a run's clock (HTA's whole µs for a Kineto run), src its table: 0 kernels, 1
- * memcpys, 2 memsets, 3 synchronizations (those on a stream with a correlation id: HTA's). */
+/* The HTA tables' shared part (derive_hta.c computes the three from one read of a run's GPU events
+ * and API calls; derive_idle.c, derive_temporal.c and derive_overlap.c each sort the kept events
+ * their way and add them up). An event on a run's clock (HTA's whole µs for a Kineto run), src its
+ * table: 0 kernels, 1 memcpys, 2 memsets, 3 synchronizations (those on a stream with a correlation
+ * id: HTA's); comp / comm: a COMPUTATION / COMMUNICATION kernel by HTA's name classes. */
 typedef struct {
 	sqlite3_int64 device, stream, ts, e, start, id, rt; /* rt: the launching call's start */
-	unsigned char src, comp, has_device, has_stream, has_ts, has_e, has_rt;
+	unsigned char src, comp, comm, has_device, has_stream, has_ts, has_e, has_rt;
 } pq_hta_event;
 typedef struct {
 	sqlite3_int64 run, stream, host, kernel, other;
@@ -32,13 +33,19 @@ typedef struct {
 	int has_device, has_kernel; /* else NULL */
 } pq_temporal_row;
 typedef struct {
+	sqlite3_int64 run, comm, overlap;
+	int has_comm; /* else NULL: no communication kernel */
+} pq_overlap_row;
+typedef struct {
 	pq_idle_row *idle;
 	pq_temporal_row *temporal;
-	size_t nidle, ntemporal, idle_cap, temporal_cap;
+	pq_overlap_row *overlap;
+	size_t nidle, ntemporal, noverlap, idle_cap, temporal_cap, overlap_cap;
 } pq_hta_rows;
 /* The rows of one run from its kept events (reordered in place): -1 when out of memory. */
 int pq_hta_idle(pq_hta_rows *out, sqlite3_int64 run, pq_hta_event *ev, size_t n);
 int pq_hta_temporal(pq_hta_rows *out, sqlite3_int64 run, pq_hta_event *ev, size_t n);
+int pq_hta_overlap(pq_hta_rows *out, sqlite3_int64 run, const pq_hta_event *ev, size_t n);
 
 /* The rows of a query (derive_rows.c), held to be inserted into a table of the same columns,
  * possibly on another connection. Owned by the caller: pq_rows_free. */

@@ -1,15 +1,16 @@
-/* derive_hta.c - hta_idle_breakdown and hta_temporal_breakdown for finished runs, with their
- * default options: both from one read of each run's GPU events and API calls.
+/* derive_hta.c - hta_idle_breakdown, hta_temporal_breakdown and hta_comm_overlap for finished
+ * runs, with their default options: all three from one read of each run's GPU events and API calls.
  *
- * Their views (made from queries/idle-breakdown.sql and temporal-breakdown.sql) are the
- * definitions and compute any run the tables do not hold; on an nsys export of 400 k GPU events
- * SQLite takes ~1.5 s and ~0.7 s, mostly sorting. Here SQL reads the events and calls with the
- * views' own expressions (hta_start_ns, hta_end_ns: HTA's whole-µs clock for Kineto runs; the
- * kernel classes, a CASE of GLOBs once a name); C finds each event's launching call (the first
- * with its process and correlation id: rounding keeps order, so the first rounded start is the
- * rounded first start), keeps those launched before the cut (the last ProfilerStep#N start, with
- * two or more such names), and derive_idle.c and derive_temporal.c add them up. Memory: ~64
- * bytes a GPU event and ~32 an API call of the run, while it is computed.
+ * Their views (made from queries/idle-breakdown.sql, temporal-breakdown.sql and comm-overlap.sql)
+ * are the definitions and compute any run the tables do not hold; on an nsys export of 400 k GPU
+ * events SQLite takes ~1.5 s and ~0.7 s for the first two, mostly sorting. Here SQL reads the
+ * events and calls with the views' own expressions (hta_start_ns, hta_end_ns: HTA's whole-µs
+ * clock for Kineto runs; the kernel classes, a CASE of GLOBs once a name); C finds each event's
+ * launching call (the first with its process and correlation id: rounding keeps order, so the
+ * first rounded start is the rounded first start), keeps those launched before the cut (the last
+ * ProfilerStep#N start, with two or more such names), and derive_idle.c, derive_temporal.c and
+ * derive_overlap.c add them up. Memory: ~64 bytes a GPU event and ~32 an API call of the run,
+ * while it is computed.
  */
 #include "derive.h"
 
@@ -145,7 +146,8 @@ static int load_events(sqlite3 *db, const hta_run *run, pq_hta_event **out, size
 		       pq_error *err)
 {
 	sqlite3_stmt *st = run_query(db,
-		"WITH ktype AS MATERIALIZED (SELECT n.id, CASE "
+		"WITH ktype AS MATERIALIZED (SELECT id, class = 'COMPUTATION' AS comp, "
+		"class = 'COMMUNICATION' AS comm FROM (SELECT n.id, CASE "
 		"WHEN n.value GLOB 'nccl*' OR n.value GLOB 'hip*' OR n.value GLOB 'hccl*' "
 		"  OR n.value GLOB '*ncclKernel*' THEN 'COMMUNICATION' "
 		"WHEN n.value GLOB 'Memcpy*' OR n.value GLOB 'hipMemcpy*' OR n.value GLOB 'Memset*' "
@@ -156,20 +158,20 @@ static int load_events(sqlite3 *db, const hta_run *run, pq_hta_event **out, size
 		"  OR n.value GLOB 'job_exe*' OR n.value GLOB 'packet*' OR n.value GLOB 'pe_exe*' "
 		"  OR n.value GLOB 'cpum_exe_subgraph*' "
 		"  OR n.value GLOB 'collective_subgraph_execution*') THEN 'COMPUTATION' "
-		"ELSE 'OTHER' END = 'COMPUTATION' AS comp "
-		"FROM strings n WHERE n.id IN (SELECT name_id FROM kernels WHERE run_id = ?1)) "
+		"ELSE 'OTHER' END AS class "
+		"FROM strings n WHERE n.id IN (SELECT name_id FROM kernels WHERE run_id = ?1))) "
 		"SELECT device_id, stream_id, src, id, start_ns, "
 		"CASE WHEN ?2 THEN hta_start_ns(start_ns, ?3) ELSE start_ns END, "
 		"CASE WHEN ?2 THEN hta_end_ns(start_ns, end_ns, ?3) ELSE end_ns END, "
-		"process_id, correlation_id, comp FROM ("
+		"process_id, correlation_id, comp, comm FROM ("
 		"SELECT k.device_id, k.stream_id, 0 AS src, k.id, k.start_ns, k.end_ns, k.process_id, "
-		"k.correlation_id, t.comp FROM kernels k CROSS JOIN ktype t ON t.id = k.name_id "
+		"k.correlation_id, t.comp, t.comm FROM kernels k CROSS JOIN ktype t ON t.id = k.name_id "
 		"WHERE k.run_id = ?1 UNION ALL "
-		"SELECT device_id, stream_id, 1, id, start_ns, end_ns, process_id, correlation_id, 0 "
+		"SELECT device_id, stream_id, 1, id, start_ns, end_ns, process_id, correlation_id, 0, 0 "
 		"FROM memcpys WHERE run_id = ?1 UNION ALL "
-		"SELECT device_id, stream_id, 2, id, start_ns, end_ns, process_id, correlation_id, 0 "
+		"SELECT device_id, stream_id, 2, id, start_ns, end_ns, process_id, correlation_id, 0, 0 "
 		"FROM memsets WHERE run_id = ?1 UNION ALL "
-		"SELECT device_id, stream_id, 3, id, start_ns, end_ns, process_id, correlation_id, 0 "
+		"SELECT device_id, stream_id, 3, id, start_ns, end_ns, process_id, correlation_id, 0, 0 "
 		"FROM synchronizations WHERE run_id = ?1 AND stream_id IS NOT NULL "
 		"AND correlation_id IS NOT NULL)", run);
 	pq_hta_event *a = NULL;
@@ -189,7 +191,8 @@ static int load_events(sqlite3 *db, const hta_run *run, pq_hta_event **out, size
 			.start = sqlite3_column_int64(st, 4), .ts = sqlite3_column_int64(st, 5),
 			.has_ts = sqlite3_column_type(st, 5) != SQLITE_NULL,
 			.e = sqlite3_column_int64(st, 6), .has_e = sqlite3_column_type(st, 6) != SQLITE_NULL,
-			.comp = (unsigned char)sqlite3_column_int(st, 9) };
+			.comp = (unsigned char)sqlite3_column_int(st, 9),
+			.comm = (unsigned char)sqlite3_column_int(st, 10) };
 
 		x.has_rt = (unsigned char)find_launch(
 			run, sqlite3_column_type(st, 7) != SQLITE_NULL, sqlite3_column_int64(st, 7),
@@ -223,7 +226,8 @@ static int compute_run(sqlite3 *db, hta_run *run, pq_hta_rows *out, pq_error *er
 		rc = load_events(db, run, &ev, &n, err);
 	free(run->calls); /* the events have their launches */
 	run->calls = NULL;
-	if (rc == 0 && (pq_hta_temporal(out, run->id, ev, n) != 0 ||
+	if (rc == 0 && (pq_hta_overlap(out, run->id, ev, n) != 0 ||
+			pq_hta_temporal(out, run->id, ev, n) != 0 ||
 			pq_hta_idle(out, run->id, ev, n) != 0))
 		rc = pq_fail(err, "out of memory");
 	free(ev);
@@ -237,6 +241,7 @@ static void release(void *rows)
 	if (r != NULL) {
 		free(r->idle);
 		free(r->temporal);
+		free(r->overlap);
 	}
 	free(r);
 }
@@ -285,18 +290,51 @@ static void bind_or_null(sqlite3_stmt *st, int i, int has, sqlite3_int64 v)
 		sqlite3_bind_null(st, i);
 }
 
+/* Binds row i of table's rows to st's parameters 1.. (?1 the run). */
+static void bind_row(sqlite3_stmt *st, int table, const pq_hta_rows *r, size_t i)
+{
+	if (table == 0) {
+		const pq_idle_row *x = &r->idle[i];
+
+		sqlite3_bind_int64(st, 1, x->run);
+		sqlite3_bind_int64(st, 2, x->stream);
+		sqlite3_bind_int64(st, 3, x->host);
+		sqlite3_bind_int64(st, 4, x->kernel);
+		sqlite3_bind_int64(st, 5, x->other);
+	} else if (table == 1) {
+		const pq_temporal_row *x = &r->temporal[i];
+
+		sqlite3_bind_int64(st, 1, x->run);
+		bind_or_null(st, 2, x->has_device, x->device);
+		bind_or_null(st, 3, x->has_kernel, x->idle);
+		sqlite3_bind_int64(st, 4, x->compute);
+		sqlite3_bind_int64(st, 5, x->non_compute);
+		bind_or_null(st, 6, x->has_kernel, x->kernel);
+	} else {
+		const pq_overlap_row *x = &r->overlap[i];
+
+		sqlite3_bind_int64(st, 1, x->run);
+		bind_or_null(st, 2, x->has_comm, x->comm);
+		sqlite3_bind_int64(st, 3, x->overlap);
+	}
+}
+
 /* The rows of table for the runs the query runs selects (the one computed may have listed more). */
 static int insert(sqlite3 *db, const char *table, const char *runs, void *rows, pq_error *err)
 {
+	static const char *const sqls[] = {
+		"INSERT INTO hta_idle_breakdown (run_id, stream_id, host_wait_ns, kernel_wait_ns, "
+		"other_ns) SELECT ?1, ?2, ?3, ?4, ?5 WHERE ?1 IN (%s)",
+		"INSERT INTO hta_temporal_breakdown (run_id, device_id, idle_ns, compute_ns, "
+		"non_compute_ns, kernel_ns) SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE ?1 IN (%s)",
+		"INSERT INTO hta_comm_overlap (run_id, comm_ns, overlap_ns) SELECT ?1, ?2, ?3 "
+		"WHERE ?1 IN (%s)",
+	};
 	const pq_hta_rows *r = rows;
-	int idle = strcmp(table, "hta_idle_breakdown") == 0;
-	size_t n = idle ? r->nidle : r->ntemporal;
-	char *sql = sqlite3_mprintf(idle ? "INSERT INTO hta_idle_breakdown (run_id, stream_id, "
-					   "host_wait_ns, kernel_wait_ns, other_ns) SELECT ?1, ?2, ?3, "
-					   "?4, ?5 WHERE ?1 IN (%s)"
-					 : "INSERT INTO hta_temporal_breakdown (run_id, device_id, "
-					   "idle_ns, compute_ns, non_compute_ns, kernel_ns) SELECT ?1, ?2, "
-					   "?3, ?4, ?5, ?6 WHERE ?1 IN (%s)", runs);
+	int t = strcmp(table, "hta_idle_breakdown") == 0 ? 0 :
+		strcmp(table, "hta_temporal_breakdown") == 0 ? 1 : 2;
+	size_t n = t == 0 ? r->nidle : t == 1 ? r->ntemporal : r->noverlap;
+	char *sql = sqlite3_mprintf(sqls[t], runs);
 	sqlite3_stmt *st = NULL;
 	int rc = 0;
 
@@ -306,24 +344,7 @@ static int insert(sqlite3 *db, const char *table, const char *runs, void *rows, 
 		rc = fail_db(db, err);
 	sqlite3_free(sql);
 	for (size_t i = 0; i < n && rc == 0; i++) {
-		if (idle) {
-			const pq_idle_row *x = &r->idle[i];
-
-			sqlite3_bind_int64(st, 1, x->run);
-			sqlite3_bind_int64(st, 2, x->stream);
-			sqlite3_bind_int64(st, 3, x->host);
-			sqlite3_bind_int64(st, 4, x->kernel);
-			sqlite3_bind_int64(st, 5, x->other);
-		} else {
-			const pq_temporal_row *x = &r->temporal[i];
-
-			sqlite3_bind_int64(st, 1, x->run);
-			bind_or_null(st, 2, x->has_device, x->device);
-			bind_or_null(st, 3, x->has_kernel, x->idle);
-			sqlite3_bind_int64(st, 4, x->compute);
-			sqlite3_bind_int64(st, 5, x->non_compute);
-			bind_or_null(st, 6, x->has_kernel, x->kernel);
-		}
+		bind_row(st, t, r, i);
 		if (sqlite3_step(st) != SQLITE_DONE)
 			rc = fail_db(db, err);
 		sqlite3_reset(st);

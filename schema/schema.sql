@@ -484,10 +484,11 @@ CREATE TABLE tb_kernel_sums (
   mean_est_achieved_occupancy_pct  REAL
 );
 
--- HTA's two breakdowns with the default options (mode hta, last step dropped, 30 µs kernel delay),
--- the core numbers per GPU and per stream: their views are the reports themselves
--- (queries/temporal-breakdown.sql, queries/idle-breakdown.sql), which read these rows for the
--- runs listed and compute the rest, and every run when options differ.
+-- HTA's two breakdowns and its communication overlap with the default options (mode hta, last
+-- step dropped, 30 µs kernel delay), the core numbers per GPU, per stream and per run: their views
+-- are the reports themselves (queries/temporal-breakdown.sql, queries/idle-breakdown.sql,
+-- queries/comm-overlap.sql), which read these rows for the runs listed and compute the rest, and
+-- every run when options differ.
 CREATE TABLE hta_temporal_breakdown (
   run_id          INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
   device_id       INTEGER REFERENCES devices(id),
@@ -503,6 +504,12 @@ CREATE TABLE hta_idle_breakdown (
   host_wait_ns    INTEGER,
   kernel_wait_ns  INTEGER,
   other_ns        INTEGER
+);
+
+CREATE TABLE hta_comm_overlap (
+  run_id          INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  comm_ns         INTEGER,
+  overlap_ns      INTEGER
 );
 
 -- Indexes: time-range scans per run, per-thread/per-device sweeps, correlation and external-id

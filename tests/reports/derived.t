@@ -9,13 +9,13 @@ K1=$DATA/kineto/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz
 K4=$DATA/kineto/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz
 GM=$DATA/kineto/tb_plugin_test/gpu_metrics_input.json
 NSYS=$DATA/nsys/mock.sqlite
-REPORTS="step-breakdown gpu-summary op-sum kernel-sum temporal-breakdown idle-breakdown"
+REPORTS="step-breakdown gpu-summary op-sum kernel-sum temporal-breakdown idle-breakdown comm-overlap"
 
 py "$TOP/tests/reports/hta_traces.py" --rank 0 --sync >hta.json      # partial overlaps, NCCL
 py "$TOP/bench/gen_module_trace.py" 30 mod.json                      # same-name chains, modules
 "$PROFQ" import -q -o all.db "$K1" "$K4" "$GM" "$NSYS" hta.json mod.json >/dev/null
 ok $? "six traces (Kineto samples, a tb_plugin test trace, an nsys export, generated) in one file"
-is "$(sqlite all.db "SELECT count(*) FROM derived_runs")" 42 "every run is listed for each of the 7 tables"
+is "$(sqlite all.db "SELECT count(*) FROM derived_runs")" 48 "every run is listed for each of the 8 tables"
 
 check() { # DB: each table's stored rows are its view's
 	py "$TOP/tests/reports/derived_check.py" "$1" "$EXT" >check.out 2>&1
@@ -69,7 +69,7 @@ is "$("$PROFQ" op-sum open.db --run 1 --format csv)" "$("$PROFQ" op-sum all.db -
 	"an open run: computed from its events"
 "$PROFQ" repair open.db >/dev/null 2>&1
 is "$(sqlite open.db "SELECT status, (SELECT count(*) FROM derived_runs WHERE run_id = 1) FROM runs WHERE id = 1")" \
-	"aborted|7" "repair closes it as aborted and derives it"
+	"aborted|8" "repair closes it as aborted and derives it"
 
 # A file written before the derived tables: read as before, upgraded by the next write.
 "$PROFQ" import -q -o old.db "$K1" >/dev/null
@@ -77,7 +77,7 @@ sqlite old.db "DROP VIEW v_tb_op_sums; DROP VIEW v_tb_op_nodes; DROP VIEW v_tb_k
 	DROP VIEW v_tb_gpu_metrics; DROP VIEW v_tb_step_times; DROP VIEW v_tb_steps; DROP TABLE derived_runs; DROP TABLE tb_steps;
 	DROP TABLE tb_step_times; DROP TABLE tb_gpu_metrics; DROP TABLE tb_kernel_sums; DROP TABLE tb_op_sums;
 	DROP VIEW v_hta_temporal_breakdown; DROP VIEW v_hta_idle_breakdown; DROP TABLE hta_temporal_breakdown;
-	DROP TABLE hta_idle_breakdown"
+	DROP TABLE hta_idle_breakdown; DROP VIEW v_hta_comm_overlap; DROP TABLE hta_comm_overlap"
 for r in $REPORTS; do
 	is "$("$PROFQ" "$r" old.db --format csv)" "$("$PROFQ" "$r" all.db --run 1 --format csv)" "older file: $r as before"
 done
@@ -86,14 +86,26 @@ is "$(sqlite old.db "SELECT count(*) FROM sqlite_master WHERE name LIKE 'tb_%' O
 like "$(cd "$TOP" && sqlite "$TMP/old.db" ".load $EXT" ".read queries/op-sum.sql" 2>&1)" "no such table" \
 	"sqlite3 on it: no such table"
 "$PROFQ" import -q -o old.db mod.json >/dev/null
-is "$(sqlite old.db "SELECT count(*) FROM derived_runs")" 14 "an import into it adds the tables and derives both runs"
+is "$(sqlite old.db "SELECT count(*) FROM derived_runs")" 16 "an import into it adds the tables and derives both runs"
 check old.db
+
+# A file written by a profq with the other derived tables but not hta_comm_overlap: read as before,
+# and the next write adds the table and derives it for every run, the earlier ones too.
+cp all.db part.db
+sqlite part.db "DROP VIEW v_hta_comm_overlap; DROP TABLE hta_comm_overlap; DELETE FROM derived_runs WHERE name = 'hta_comm_overlap'"
+is "$("$PROFQ" comm-overlap part.db --format csv)" "$("$PROFQ" comm-overlap all.db --format csv)" \
+	"without hta_comm_overlap: comm-overlap as before"
+py "$TOP/bench/gen_module_trace.py" 10 mod10.json
+"$PROFQ" import -q -o part.db mod10.json >/dev/null
+is "$(sqlite part.db "SELECT count(*) FROM derived_runs WHERE name = 'hta_comm_overlap'")" 7 \
+	"an import into it derives hta_comm_overlap for the six runs and the new one"
+check part.db
 
 # merge keeps them (ids mapped), and they still match.
 "$PROFQ" import -q -o a.db "$GM" >/dev/null && "$PROFQ" import -q -o b.db mod.json >/dev/null &&
 	"$PROFQ" merge -o m.db a.db b.db >/dev/null 2>&1
 ok $? "merge two files"
-is "$(sqlite m.db "SELECT count(*) FROM derived_runs")" 14 "the merged runs are derived"
+is "$(sqlite m.db "SELECT count(*) FROM derived_runs")" 16 "the merged runs are derived"
 check m.db
 
 done_testing

@@ -12,7 +12,7 @@ import sqlite3
 import sys
 
 TABLES = ["tb_steps", "tb_step_times", "tb_gpu_metrics", "tb_kernel_sums", "tb_op_sums",
-          "hta_temporal_breakdown", "hta_idle_breakdown"]
+          "hta_temporal_breakdown", "hta_idle_breakdown", "hta_comm_overlap"]
 
 
 def main():

@@ -151,4 +151,29 @@ end
 is "$(q temporal-breakdown "$TMP/nostep.db")" "1,0,0,30000,20000,0,50000,60.0,40.0,0.0" \
 	"temporal-breakdown: a synchronization without a correlation id is not counted"
 
+# 5. Overlap ties (worked by hand; the stored row from lib/derive_overlap.c, and the view). No step:
+# nothing cut. Computation c1 [10,20] and c2 [20,30] merge (a start at the largest end so far
+# joins); cx at 50.2 for 0.5 µs is [51,50] on HTA's clock, a group of its own; c3 [65,66].
+# Communication n1 [15,40] and n2 [40,45] merge, n3 [60,70] and n4 (69.3 for 0.5 µs: [70,69])
+# merge (apart, n4 would take 1 µs off): comm 30 + 10 = 40 µs. Sweep (+2/-2
+# computation, +1/-1 communication): 10:2 15:3 30:1 45:0 50:-2 51:0 60:1 65:3 66:1 70:0, so the
+# overlap is [15,30] + [65,66] = 16 µs: 40 %.
+begin "$TMP/ovl.json" 1700000000000000000
+rt 1 1 1; gk kernel c1 7 10 10 1
+rt 2 1 2; gk kernel c2 7 20 10 2
+rt 3 1 3; gk kernel cx 7 50.2 0.5 3
+rt 4 1 4; gk kernel c3 7 65 1 4
+rt 5 1 5; gk kernel ncclKernel_AllReduce 8 15 25 5
+rt 6 1 6; gk kernel ncclKernel_AllReduce 8 40 5 6
+rt 7 1 7; gk kernel ncclKernel_AllReduce 8 60 10 7
+rt 8 1 8; gk kernel ncclKernel_AllReduce 8 69.3 0.5 8
+end
+is "$(q comm-overlap "$TMP/ovl.db")" "1,0,40000,16000,40.0" \
+	"comm-overlap: merged at equal ends, a -1 µs group, 16 of 40 µs under computation"
+is "$(sqlite "$TMP/ovl.db" "SELECT run_id, comm_ns, overlap_ns FROM hta_comm_overlap")" "1|40000|16000" \
+	"comm-overlap: the stored row"
+cp "$TMP/ovl.db" "$TMP/ovl-view.db"
+sqlite "$TMP/ovl-view.db" "DELETE FROM derived_runs"
+is "$(q comm-overlap "$TMP/ovl-view.db")" "$(q comm-overlap "$TMP/ovl.db")" "comm-overlap: the view computes the stored row"
+
 done_testing
