@@ -41,7 +41,8 @@ host AS MATERIALIZED (  -- tb_plugin's host-side events: Operator, UserAnnotatio
          CASE WHEN r.kind = 5 THEN 'python' ELSE 'op' END AS role_kind
   FROM ranges r JOIN strings n ON n.id = r.name_id
   LEFT JOIN strings c ON c.id = r.category_id
-  WHERE r.end_ns IS NOT NULL AND (r.kind IN (2, 3) OR (r.kind = 5 AND lower(c.value) = 'python'))
+  WHERE (SELECT ok FROM valid)  -- constant: no ranges read when the file has no distributed view
+    AND r.end_ns IS NOT NULL AND (r.kind IN (2, 3) OR (r.kind = 5 AND lower(c.value) = 'python'))
 ),
 steps AS MATERIALIZED (  -- the v_tb_steps view's steps of the workers
   SELECT run_id, step, step_index AS idx, start_ns, end_ns FROM v_tb_steps
@@ -54,7 +55,7 @@ role AS MATERIALIZED (  -- 'K' Kernel, 'C' Communication, 'P' CPU Exec
   SELECT d.run_id, d.start_ns, d.end_ns,
          CASE WHEN EXISTS (SELECT 1 FROM comm_ext x WHERE x.run_id = d.run_id AND x.external_id = d.external_id)
               THEN 'C' ELSE 'K' END AS r
-  FROM kernels d WHERE d.run_id IN (SELECT run_id FROM run_sel)
+  FROM kernels d WHERE (SELECT ok FROM valid) AND d.run_id IN (SELECT run_id FROM run_sel)
   UNION ALL
   SELECT run_id, start_ns, end_ns,
          CASE WHEN name IN ('nccl:broadcast', 'nccl:reduce', 'nccl:all_reduce', 'nccl:all_gather',
