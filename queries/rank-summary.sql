@@ -32,8 +32,8 @@ maxdur AS MATERIALIZED (  -- per run, the longest GPU operation: bounds the inde
     UNION ALL SELECT run_id, max(end_ns - start_ns) FROM memsets GROUP BY run_id)
   GROUP BY run_id
 ),
-gpu AS (
-  SELECT k.run_id, k.start_ns, k.end_ns,
+ktype AS MATERIALIZED (  -- HTA's kernel class per name: the GLOBs once a name, not once a kernel
+  SELECT n.id,
          CASE
            WHEN n.value GLOB 'nccl*' OR n.value GLOB 'hip*' OR n.value GLOB 'hccl*' OR n.value GLOB '*ncclKernel*'
              THEN 'COMM'
@@ -45,15 +45,22 @@ gpu AS (
                 OR n.value GLOB 'pe_exe*' OR n.value GLOB 'cpum_exe_subgraph*'
                 OR n.value GLOB 'collective_subgraph_execution*') THEN 'COMP'
            ELSE 'OTHER' END AS type
-  FROM kernels k JOIN strings n ON n.id = k.name_id
-  UNION ALL SELECT run_id, start_ns, end_ns, 'MEM' FROM memcpys
-  UNION ALL SELECT run_id, start_ns, end_ns, 'MEM' FROM memsets
+  FROM strings n WHERE n.id IN (SELECT name_id FROM kernels)
 ),
-cut AS (  -- GPU work within each step, cut to the step's span
-  SELECT s.run_id, s.step, max(g.start_ns, s.start_ns) AS s_ns, min(g.end_ns, s.end_ns) AS e_ns, g.type
-  FROM steps s JOIN maxdur m ON m.run_id = s.run_id
-  JOIN gpu g ON g.run_id = s.run_id AND g.start_ns < s.end_ns AND g.end_ns > s.start_ns
-   AND g.start_ns >= s.start_ns - m.d
+gpu AS (  -- name_id NULL: a memcpy or memset (class MEM)
+  SELECT run_id, start_ns, end_ns, name_id FROM kernels
+  UNION ALL SELECT run_id, start_ns, end_ns, NULL FROM memcpys
+  UNION ALL SELECT run_id, start_ns, end_ns, NULL FROM memsets
+),
+cut AS (  -- GPU work within each step, cut to the step's span (by the time index), then classed
+  SELECT c.run_id, c.step, c.s_ns, c.e_ns, CASE WHEN c.name_id IS NULL THEN 'MEM' ELSE t.type END AS type
+  FROM (SELECT s.run_id, s.step, max(g.start_ns, s.start_ns) AS s_ns, min(g.end_ns, s.end_ns) AS e_ns,
+               g.name_id
+        FROM steps s JOIN maxdur m ON m.run_id = s.run_id
+        JOIN gpu g ON g.run_id = s.run_id AND g.start_ns < s.end_ns AND g.end_ns > s.start_ns
+         AND g.start_ns >= s.start_ns - m.d) c
+  LEFT JOIN ktype t ON t.id = c.name_id
+  WHERE c.name_id IS NULL OR t.id IS NOT NULL  -- a kernel without its name is left out, as by a join
 ),
 per AS (
   SELECT run_id, step,
