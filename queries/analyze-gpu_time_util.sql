@@ -33,10 +33,11 @@ WITH ops AS (
          sp.s0 + (sp.s1 - sp.s0) * (idx.i + 1) / n.n AS ce
   FROM span sp, idx, n WHERE sp.s1 > sp.s0
 ), reach AS (  -- each operation's first and last chunk: chunk i starts at s0 + floor(D*i/n), D = s1 - s0,
-               -- so the chunk holding time t is min(n - 1, (n*(t - s0 + 1) - 1) / D)
+               -- so the chunk holding time t is min(n - 1, (n*(t - s0 + 1) - 1) / D); the last
+               -- chunk is the one holding the operation's last ns (end - 1)
   SELECT o.run_id, o.process_id, o.device_id, o.start_ns, o.end_ns, sp.s0, sp.s1 - sp.s0 AS d, n.n,
          min(n.n - 1, (n.n * (o.start_ns - sp.s0 + 1) - 1) / (sp.s1 - sp.s0)) AS i0,
-         min(n.n - 1, (n.n * (o.end_ns - 1 - sp.s0 + 1) - 1) / (sp.s1 - sp.s0)) AS i1
+         min(n.n - 1, (n.n * (o.end_ns - sp.s0) - 1) / (sp.s1 - sp.s0)) AS i1
   FROM ops o JOIN span sp ON sp.run_id = o.run_id AND sp.process_id IS o.process_id
                          AND sp.device_id IS o.device_id, n
   WHERE sp.s1 > sp.s0 AND o.end_ns > o.start_ns
