@@ -45,27 +45,22 @@ k AS (
               ELSE 'OTHER' END AS type
   FROM kernels k JOIN strings n ON n.id = k.name_id WHERE k.run_id IN (SELECT run_id FROM sel)
 ),
--- HTA's clock: td = the trace's ts as a double (µs since the run's offset), xe = td + dur.
-k_m AS MATERIALIZED (  -- ts/e: whole µs (hta, ceil and floor) or ns (exact)
-  SELECT run_id, id, process_id, correlation_id, type,
-         CASE WHEN us THEN 1000 * (CAST(td AS INTEGER) + (td > CAST(td AS INTEGER))) ELSE start_ns END AS ts,
-         CASE WHEN us THEN 1000 * (CAST(xe AS INTEGER) - (xe < CAST(xe AS INTEGER))) ELSE end_ns END AS e
-  FROM (SELECT k.*, s.us, (k.start_ns - s.off) / 1000 + ((k.start_ns - s.off) % 1000) / 1000.0 AS td,
-               (k.start_ns - s.off) / 1000 + ((k.start_ns - s.off) % 1000) / 1000.0
-                 + (k.end_ns - k.start_ns) / 1000.0 AS xe
-        FROM k JOIN sel s USING (run_id) WHERE k.type IN ('COMM', 'COMP')), opt o
+-- HTA's clock (hta_start_ns, hta_end_ns: the trace's ts rounded up, ts + dur rounded down, whole
+-- µs since the run's offset) or ns (exact)
+k_m AS MATERIALIZED (
+  SELECT k.run_id, k.id, k.process_id, k.correlation_id, k.type,
+         CASE WHEN s.us THEN hta_start_ns(k.start_ns, s.off) ELSE k.start_ns END AS ts,
+         CASE WHEN s.us THEN hta_end_ns(k.start_ns, k.end_ns, s.off) ELSE k.end_ns END AS e
+  FROM k JOIN sel s USING (run_id) WHERE k.type IN ('COMM', 'COMP')
 ),
 steps AS (  -- every event named ProfilerStep#N, gpu_user_annotation projections included
   SELECT r.run_id, n.value AS name,
-         CASE WHEN us THEN 1000 * (CAST(td AS INTEGER) + (td > CAST(td AS INTEGER))) ELSE r.start_ns END AS ts,
-         CASE WHEN us THEN 1000 * (CAST(xe AS INTEGER) - (xe < CAST(xe AS INTEGER))) ELSE r.end_ns END AS e
-  FROM (SELECT r.*, s.us, (r.start_ns - s.off) / 1000 + ((r.start_ns - s.off) % 1000) / 1000.0 AS td,
-               (r.start_ns - s.off) / 1000 + ((r.start_ns - s.off) % 1000) / 1000.0
-                 + (coalesce(r.end_ns, r.start_ns) - r.start_ns) / 1000.0 AS xe
-        FROM ranges r JOIN sel s ON s.run_id = +r.run_id  -- by the name index: a few rows
-        WHERE r.name_id IN (SELECT id FROM strings WHERE value GLOB 'ProfilerStep#[0-9]*')) r
+         CASE WHEN s.us THEN hta_start_ns(r.start_ns, s.off) ELSE r.start_ns END AS ts,
+         CASE WHEN s.us THEN hta_end_ns(r.start_ns, coalesce(r.end_ns, r.start_ns), s.off) ELSE r.end_ns END AS e
+  FROM ranges r JOIN sel s ON s.run_id = +r.run_id  -- by the name index: a few rows
   JOIN strings n ON n.id = r.name_id
-  WHERE n.value GLOB 'ProfilerStep#[0-9]*' AND (SELECT hta FROM opt)
+  WHERE r.name_id IN (SELECT id FROM strings WHERE value GLOB 'ProfilerStep#[0-9]*')
+    AND n.value GLOB 'ProfilerStep#[0-9]*' AND (SELECT hta FROM opt)
 ),
 cut AS MATERIALIZED (  -- per run: the bound on launch times (hta), NULL when everything is kept
   SELECT s.run_id,
@@ -78,11 +73,9 @@ kept AS (
   -- kept when the earliest host call with its correlation id (HTA's µs) starts before the bound
   -- (or at it, keeping the last step): when any such call does, probed through the call index
   WHERE c.bound IS NULL OR EXISTS (
-          SELECT 1 FROM (
-            SELECT a.start_ns, (a.start_ns - s.off) / 1000 + ((a.start_ns - s.off) % 1000) / 1000.0 AS td
-            FROM api_calls a
-            WHERE a.process_id IS g.process_id AND a.correlation_id = g.correlation_id AND a.run_id = g.run_id)
-          WHERE CASE WHEN s.us THEN 1000 * (CAST(td AS INTEGER) + (td > CAST(td AS INTEGER))) ELSE start_ns END
+          SELECT 1 FROM api_calls a
+          WHERE a.process_id IS g.process_id AND a.correlation_id = g.correlation_id AND a.run_id = g.run_id
+            AND CASE WHEN s.us THEN hta_start_ns(a.start_ns, s.off) ELSE a.start_ns END
                   < c.bound + (o.keep_last = 1))
 ),
 -- HTA's merge_kernel_intervals per class: in start order, a new group when ts > the largest end so far

@@ -33,40 +33,29 @@ gpu AS (
   UNION ALL SELECT run_id, process_id, correlation_id, start_ns, end_ns, operation FROM v_memsets m
    JOIN (SELECT id, process_id FROM memsets) USING (id) WHERE run_id IN (SELECT run_id FROM sel)
 ),
--- HTA's clock: td = the trace's ts as a double (µs since the run's offset), xe = td + dur;
--- ts/e: whole µs (hta, ceil and floor) or ns (exact)
+-- HTA's clock (hta_start_ns, hta_end_ns: the trace's ts rounded up, ts + dur rounded down, whole
+-- µs since the run's offset) or ns (exact)
 gpu_m AS MATERIALIZED (
-  SELECT run_id, process_id, correlation_id, name,
-         CASE WHEN us THEN 1000 * (CAST(td AS INTEGER) + (td > CAST(td AS INTEGER))) ELSE start_ns END AS ts,
-         CASE WHEN us THEN 1000 * (CAST(xe AS INTEGER) - (xe < CAST(xe AS INTEGER))) ELSE end_ns END AS e
-  FROM (SELECT g.*, s.us, (g.start_ns - s.off) / 1000 + ((g.start_ns - s.off) % 1000) / 1000.0 AS td,
-               (g.start_ns - s.off) / 1000 + ((g.start_ns - s.off) % 1000) / 1000.0
-                 + (g.end_ns - g.start_ns) / 1000.0 AS xe
-        FROM gpu g JOIN sel s USING (run_id)), opt o
+  SELECT g.run_id, g.process_id, g.correlation_id, g.name,
+         CASE WHEN s.us THEN hta_start_ns(g.start_ns, s.off) ELSE g.start_ns END AS ts,
+         CASE WHEN s.us THEN hta_end_ns(g.start_ns, g.end_ns, s.off) ELSE g.end_ns END AS e
+  FROM gpu g JOIN sel s USING (run_id)
 ),
 calls AS MATERIALIZED (
-  SELECT run_id, process_id, correlation_id, name, start_ns,
-         CASE WHEN us THEN 1000 * (CAST(td AS INTEGER) + (td > CAST(td AS INTEGER))) ELSE start_ns END AS ts,
-         CASE WHEN us THEN 1000 * (CAST(xe AS INTEGER) - (xe < CAST(xe AS INTEGER))) ELSE end_ns END AS e
-  FROM (SELECT a.*, s.us, n.value AS name,
-               (a.start_ns - s.off) / 1000 + ((a.start_ns - s.off) % 1000) / 1000.0 AS td,
-               (a.start_ns - s.off) / 1000 + ((a.start_ns - s.off) % 1000) / 1000.0
-                 + (a.end_ns - a.start_ns) / 1000.0 AS xe
-        FROM api_calls a JOIN sel s USING (run_id) JOIN strings n ON n.id = a.name_id
-        WHERE n.value IN ('cudaLaunchKernel', 'cudaLaunchKernelExC', 'cudaMemcpyAsync', 'cudaMemsetAsync')),
-       opt o
+  SELECT a.run_id, a.process_id, a.correlation_id, n.value AS name, a.start_ns,
+         CASE WHEN s.us THEN hta_start_ns(a.start_ns, s.off) ELSE a.start_ns END AS ts,
+         CASE WHEN s.us THEN hta_end_ns(a.start_ns, a.end_ns, s.off) ELSE a.end_ns END AS e
+  FROM api_calls a JOIN sel s USING (run_id) JOIN strings n ON n.id = a.name_id
+  WHERE n.value IN ('cudaLaunchKernel', 'cudaLaunchKernelExC', 'cudaMemcpyAsync', 'cudaMemsetAsync')
 ),
 steps AS (  -- every event named ProfilerStep#N, gpu_user_annotation projections included
   SELECT r.run_id, n.value AS name,
-         CASE WHEN us THEN 1000 * (CAST(td AS INTEGER) + (td > CAST(td AS INTEGER))) ELSE r.start_ns END AS ts,
-         CASE WHEN us THEN 1000 * (CAST(xe AS INTEGER) - (xe < CAST(xe AS INTEGER))) ELSE r.end_ns END AS e
-  FROM (SELECT r.*, s.us, (r.start_ns - s.off) / 1000 + ((r.start_ns - s.off) % 1000) / 1000.0 AS td,
-               (r.start_ns - s.off) / 1000 + ((r.start_ns - s.off) % 1000) / 1000.0
-                 + (coalesce(r.end_ns, r.start_ns) - r.start_ns) / 1000.0 AS xe
-        FROM ranges r JOIN sel s ON s.run_id = +r.run_id  -- by the name index: a few rows
-        WHERE r.name_id IN (SELECT id FROM strings WHERE value GLOB 'ProfilerStep#[0-9]*')) r
+         CASE WHEN s.us THEN hta_start_ns(r.start_ns, s.off) ELSE r.start_ns END AS ts,
+         CASE WHEN s.us THEN hta_end_ns(r.start_ns, coalesce(r.end_ns, r.start_ns), s.off) ELSE r.end_ns END AS e
+  FROM ranges r JOIN sel s ON s.run_id = +r.run_id  -- by the name index: a few rows
   JOIN strings n ON n.id = r.name_id
-  WHERE n.value GLOB 'ProfilerStep#[0-9]*' AND (SELECT hta FROM opt)
+  WHERE r.name_id IN (SELECT id FROM strings WHERE value GLOB 'ProfilerStep#[0-9]*')
+    AND n.value GLOB 'ProfilerStep#[0-9]*' AND (SELECT hta FROM opt)
 ),
 cut AS MATERIALIZED (  -- per run: the bound on launch times (hta), NULL when everything is kept
   SELECT s.run_id,
