@@ -12,13 +12,16 @@
 -- Runs: all runs unless --run ID (:run), each its own rows (run_id column): pid, tid and device
 -- are the run's own numbers, which another run can repeat. Parameters: :run, :limit.
 -- Needs the profq extension (median, stddev): see top-kernels.sql for how it is loaded.
-WITH x AS (
-  SELECT k.run_id, t.pid, t.tid, d.ordinal AS device,
-         CASE WHEN rtrim(an.value, '0123456789') <> an.value
-               AND rtrim(an.value, '0123456789') LIKE '%\_v' ESCAPE '\'
-              THEN substr(an.value, 1, length(rtrim(an.value, '0123456789')) - 2)
-              ELSE an.value END AS api_name,
-         coalesce(dn.value, n.value) AS kernel_name,
+WITH api AS MATERIALIZED (  -- the API names shown: a "_v<digits>" suffix dropped, once a name
+  SELECT an.id, CASE WHEN rtrim(an.value, '0123456789') <> an.value
+                      AND rtrim(an.value, '0123456789') LIKE '%\_v' ESCAPE '\'
+                     THEN substr(an.value, 1, length(rtrim(an.value, '0123456789')) - 2)
+                     ELSE an.value END AS api_name
+  FROM strings an WHERE an.id IN (SELECT name_id FROM api_calls)
+),
+x AS (  -- kernel names by id (strings are unique): grouped as integers, not as long texts
+  SELECT k.run_id, t.pid, t.tid, d.ordinal AS device, p.api_name,
+         coalesce(k.demangled_name_id, k.name_id) AS kernel_name_id,
          a.end_ns - a.start_ns AS a,
          CASE WHEN k.start_ns >= a.end_ns THEN k.start_ns - a.end_ns END AS q,
          k.end_ns - k.start_ns AS k,
@@ -26,9 +29,7 @@ WITH x AS (
   FROM kernels k
   JOIN api_calls a ON a.process_id = k.process_id AND a.correlation_id = k.correlation_id
                   AND a.run_id = k.run_id
-  JOIN strings an ON an.id = a.name_id
-  JOIN strings n ON n.id = k.name_id
-  LEFT JOIN strings dn ON dn.id = k.demangled_name_id
+  JOIN api p ON p.id = a.name_id
   LEFT JOIN v_threads t ON t.thread_id = a.thread_id
   LEFT JOIN devices d ON d.id = k.device_id
   WHERE :run IS NULL OR k.run_id = :run
@@ -42,8 +43,8 @@ SELECT pid, tid, device, count(*) AS count, count(q) AS q_count,
        round(CASE WHEN count(q) > 0 THEN coalesce(stddev(q), 0) END, 1) AS q_stddev_ns,
        round(avg(k), 1) AS k_avg_ns, median(k) AS k_med_ns, min(k) AS k_min_ns, max(k) AS k_max_ns,
        round(coalesce(stddev(k), 0), 1) AS k_stddev_ns,
-       api_name, kernel_name, run_id
+       api_name, (SELECT value FROM strings WHERE id = kernel_name_id) AS kernel_name, run_id
 FROM x
-GROUP BY run_id, pid, tid, device, api_name, kernel_name
+GROUP BY run_id, pid, tid, device, api_name, kernel_name_id
 ORDER BY sum(t) DESC, count(*) DESC, kernel_name, run_id
 LIMIT coalesce(:limit, -1);
