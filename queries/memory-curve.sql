@@ -34,18 +34,23 @@ ev AS (
 ),
 pt AS MATERIALIZED (
   SELECT run_id, id, ts_ns, ordinal, device, coalesce(total_allocated, running) AS allocated_bytes,
-         total_reserved AS reserved_bytes,
-         row_number() OVER (PARTITION BY run_id, device ORDER BY ts_ns, id) AS seq
+         total_reserved AS reserved_bytes
   FROM ev
 ),
-curve AS (
-  SELECT run_id, ts_ns, ordinal, device, allocated_bytes, reserved_bytes, 2 * seq AS ord FROM pt
+prev AS (  -- step plot: each point but a device's first, with the previous point's values
+  SELECT run_id, id, ts_ns, ordinal, device, pa, pr FROM (
+    SELECT p.*, lag(allocated_bytes) OVER w AS pa, lag(reserved_bytes) OVER w AS pr,
+           row_number() OVER w AS seq
+    FROM pt p WINDOW w AS (PARTITION BY run_id, device ORDER BY ts_ns, id))
+  WHERE seq > 1
+),
+curve AS (  -- sub 0: the step plot's point, just before the event's own (sub 1)
+  SELECT run_id, ts_ns, ordinal, device, allocated_bytes, reserved_bytes, id, 1 AS sub FROM pt
   UNION ALL
-  SELECT b.run_id, b.ts_ns, b.ordinal, b.device, a.allocated_bytes, a.reserved_bytes, 2 * b.seq - 1
-  FROM pt b JOIN pt a ON a.run_id = b.run_id AND a.device = b.device AND a.seq = b.seq - 1
+  SELECT run_id, ts_ns, ordinal, device, pa, pr, id, 0 FROM prev
   WHERE coalesce(:plot, 'line') = 'step'
 )
 SELECT run_id, ts_ns, device, allocated_bytes, reserved_bytes
 FROM curve
-ORDER BY run_id, ordinal IS NOT NULL, ordinal, device, ord
+ORDER BY run_id, ordinal IS NOT NULL, ordinal, device, ts_ns, id, sub
 LIMIT coalesce(:limit, -1);
