@@ -57,6 +57,14 @@ void pq_rows_free(pq_held_rows *r);
 /* Room in *buf (an array of *cap elements of size bytes) for element n: doubled when full.
  * -1 when out of memory (*buf unchanged). */
 int pq_derive_grow(void **buf, size_t *cap, size_t n, size_t size);
+/* The derived tables' error for db's last failure: always -1. */
+int pq_derive_fail(sqlite3 *db, pq_error *err);
+
+/* -1, 0, 1 as a < b, a == b, a > b: the sorts' comparisons. */
+static inline int pq_derive_cmp(sqlite3_int64 a, sqlite3_int64 b)
+{
+	return a < b ? -1 : a > b;
+}
 
 /* Whether the query runs selects any row (db_derive.c): a derived table with no run to compute
  * skips its definition, whose preparation and scans cost even for no run. */

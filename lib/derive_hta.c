@@ -31,11 +31,6 @@ typedef struct {
 	size_t ncalls;
 } hta_run;
 
-static int fail_db(sqlite3 *db, pq_error *err)
-{
-	return pq_fail(err, "cannot write the derived tables: %s", sqlite3_errmsg(db));
-}
-
 /* sql prepared with ?1 the run, ?2 its µs flag, ?3 its clock's origin; NULL on errors. */
 static sqlite3_stmt *run_query(sqlite3 *db, const char *sql, const hta_run *run)
 {
@@ -60,12 +55,12 @@ static int load_bound(sqlite3 *db, hta_run *run, pq_error *err)
 	int rc;
 
 	if (st == NULL)
-		return fail_db(db, err);
+		return pq_derive_fail(db, err);
 	rc = sqlite3_step(st);
 	run->has_bound = rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL;
 	run->bound = run->has_bound ? sqlite3_column_int64(st, 0) : 0;
 	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 0 : fail_db(db, err);
+	return rc == SQLITE_ROW ? 0 : pq_derive_fail(db, err);
 }
 
 /* Calls by process (NULL first: the views match with IS), correlation id, then time. */
@@ -93,7 +88,7 @@ static int load_calls(sqlite3 *db, hta_run *run, pq_error *err)
 	int rc;
 
 	if (st == NULL)
-		return fail_db(db, err);
+		return pq_derive_fail(db, err);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (sqlite3_column_type(st, 2) == SQLITE_NULL)
 			continue; /* min() leaves it out */
@@ -108,7 +103,7 @@ static int load_calls(sqlite3 *db, hta_run *run, pq_error *err)
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return rc == SQLITE_NOMEM ? pq_fail(err, "out of memory") : fail_db(db, err);
+		return rc == SQLITE_NOMEM ? pq_fail(err, "out of memory") : pq_derive_fail(db, err);
 	if (run->ncalls > 0) /* calls is NULL without any */
 		qsort(run->calls, run->ncalls, sizeof(hta_call), cmp_call);
 	return 0;
@@ -180,7 +175,7 @@ static int load_events(sqlite3 *db, const hta_run *run, pq_hta_event **out, size
 
 	*n = 0;
 	if (st == NULL)
-		return fail_db(db, err);
+		return pq_derive_fail(db, err);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		pq_hta_event x = {
 			.device = sqlite3_column_int64(st, 0),
@@ -208,7 +203,7 @@ static int load_events(sqlite3 *db, const hta_run *run, pq_hta_event **out, size
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
 		free(a);
-		return rc == SQLITE_NOMEM ? pq_fail(err, "out of memory") : fail_db(db, err);
+		return rc == SQLITE_NOMEM ? pq_fail(err, "out of memory") : pq_derive_fail(db, err);
 	}
 	*out = a;
 	return 0;
@@ -261,7 +256,7 @@ static int compute(sqlite3 *db, const char *runs, void **rows, pq_error *err)
 		return pq_fail(err, "out of memory");
 	}
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		rc = fail_db(db, err);
+		rc = pq_derive_fail(db, err);
 	sqlite3_free(sql);
 	while (rc == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		hta_run run = { .id = sqlite3_column_int64(st, 0), .us = sqlite3_column_int(st, 1),
@@ -272,7 +267,7 @@ static int compute(sqlite3 *db, const char *runs, void **rows, pq_error *err)
 	if (rc == SQLITE_DONE)
 		rc = 0;
 	else if (rc > 0)
-		rc = fail_db(db, err);
+		rc = pq_derive_fail(db, err);
 	sqlite3_finalize(st);
 	if (rc != 0) {
 		release(out);
@@ -341,12 +336,12 @@ static int insert(sqlite3 *db, const char *table, const char *runs, void *rows, 
 	if (sql == NULL)
 		return pq_fail(err, "out of memory");
 	if (n > 0 && sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		rc = fail_db(db, err);
+		rc = pq_derive_fail(db, err);
 	sqlite3_free(sql);
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		bind_row(st, t, r, i);
 		if (sqlite3_step(st) != SQLITE_DONE)
-			rc = fail_db(db, err);
+			rc = pq_derive_fail(db, err);
 		sqlite3_reset(st);
 	}
 	sqlite3_finalize(st);

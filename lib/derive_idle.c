@@ -19,11 +19,6 @@ static int counted(const pq_hta_event *e)
 	return e->src != 3 && e->has_stream;
 }
 
-static int cmp_i64(sqlite3_int64 a, sqlite3_int64 b)
-{
-	return a < b ? -1 : a > b;
-}
-
 /* The counted events first, by stream, then ts (NULL first, as SQL sorts), start, table, id. */
 static int cmp_event(const void *pa, const void *pb)
 {
@@ -32,16 +27,16 @@ static int cmp_event(const void *pa, const void *pb)
 	if (counted(a) != counted(b))
 		return counted(b) - counted(a);
 	if (a->stream != b->stream)
-		return cmp_i64(a->stream, b->stream);
+		return pq_derive_cmp(a->stream, b->stream);
 	if (a->has_ts != b->has_ts)
 		return a->has_ts - b->has_ts;
 	if (a->has_ts && a->ts != b->ts)
-		return cmp_i64(a->ts, b->ts);
+		return pq_derive_cmp(a->ts, b->ts);
 	if (a->start != b->start)
-		return cmp_i64(a->start, b->start);
+		return pq_derive_cmp(a->start, b->start);
 	if (a->src != b->src)
 		return a->src - b->src;
-	return cmp_i64(a->id, b->id);
+	return pq_derive_cmp(a->id, b->id);
 }
 
 int pq_hta_idle(pq_hta_rows *out, sqlite3_int64 run, pq_hta_event *a, size_t n)

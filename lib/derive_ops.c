@@ -77,11 +77,6 @@ static int encloses(const onode *y, const onode *x)
 	       (y->start < x->start || y->end > x->end || y->id < x->id);
 }
 
-static int fail_db(sqlite3 *db, pq_error *err)
-{
-	return pq_fail(err, "cannot write the derived tables: %s", sqlite3_errmsg(db));
-}
-
 /* The nodes of the pending runs, from v_tb_op_nodes. */
 static int load_nodes(sqlite3 *db, const char *pending, onode **out, size_t *n, pq_error *err)
 {
@@ -100,7 +95,7 @@ static int load_nodes(sqlite3 *db, const char *pending, onode **out, size_t *n, 
 	rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
 	sqlite3_free(sql);
 	if (rc != SQLITE_OK)
-		return fail_db(db, err);
+		return pq_derive_fail(db, err);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		onode *x;
 
@@ -130,7 +125,7 @@ static int load_nodes(sqlite3 *db, const char *pending, onode **out, size_t *n, 
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
 		free(a);
-		return rc == SQLITE_NOMEM ? pq_fail(err, "out of memory") : fail_db(db, err);
+		return rc == SQLITE_NOMEM ? pq_fail(err, "out of memory") : pq_derive_fail(db, err);
 	}
 	*out = a;
 	return 0;
@@ -207,7 +202,7 @@ static int load_shapes(sqlite3 *db, const char *pending, sqlite3_int64 **ids, ch
 	rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
 	sqlite3_free(sql);
 	if (rc != SQLITE_OK)
-		return fail_db(db, err);
+		return pq_derive_fail(db, err);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *t = (const char *)sqlite3_column_text(st, 1);
 		if (*n == cap) {
@@ -235,7 +230,7 @@ static int load_shapes(sqlite3 *db, const char *pending, sqlite3_int64 **ids, ch
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return rc == SQLITE_NOMEM ? pq_fail(err, "out of memory") : fail_db(db, err);
+		return rc == SQLITE_NOMEM ? pq_fail(err, "out of memory") : pq_derive_fail(db, err);
 	return 0;
 }
 
@@ -305,7 +300,7 @@ static int insert_sums(sqlite3 *db, ostat *s, size_t ns, orun *runs, size_t nrun
 			       "tc_self_ns, tc_total_ns, tc_eligible_ops_kernel_pct) VALUES (?1, ?2, ?3, ?4, "
 			       "?5, ?6, ?7, ?8, ?9, ?10, ?11, coalesce(round(100.0 * ?12 / nullif(?13, 0), 2), "
 			       "0.0))", -1, &st, NULL) != SQLITE_OK)
-		return fail_db(db, err);
+		return pq_derive_fail(db, err);
 	for (i = 0; i < ns && rc == 0; i = j) {
 		double dev_self = 0, dev_total = 0, host_self = 0, tc_self = 0, tc_total = 0;
 		sqlite3_int64 host_total = 0;
@@ -335,7 +330,7 @@ static int insert_sums(sqlite3 *db, ostat *s, size_t ns, orun *runs, size_t nrun
 		sqlite3_bind_double(st, 12, r ? r->bottom_k : 0.0);
 		sqlite3_bind_double(st, 13, r ? r->listed_k : 0.0);
 		if (sqlite3_step(st) != SQLITE_DONE)
-			rc = fail_db(db, err);
+			rc = pq_derive_fail(db, err);
 		sqlite3_reset(st);
 	}
 	sqlite3_finalize(st);

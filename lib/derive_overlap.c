@@ -24,11 +24,6 @@ typedef struct {
 	int d;
 } point;
 
-static int cmp_i64(sqlite3_int64 a, sqlite3_int64 b)
-{
-	return a < b ? -1 : a > b;
-}
-
 /* By class, then the merge's order: ts, id. */
 static int cmp_kern(const void *pa, const void *pb)
 {
@@ -37,13 +32,13 @@ static int cmp_kern(const void *pa, const void *pb)
 	if (a->comm != b->comm)
 		return a->comm - b->comm;
 	if (a->ts != b->ts)
-		return cmp_i64(a->ts, b->ts);
-	return cmp_i64(a->id, b->id);
+		return pq_derive_cmp(a->ts, b->ts);
+	return pq_derive_cmp(a->id, b->id);
 }
 
 static int cmp_point(const void *pa, const void *pb)
 {
-	return cmp_i64(((const point *)pa)->t, ((const point *)pb)->t);
+	return pq_derive_cmp(((const point *)pa)->t, ((const point *)pb)->t);
 }
 
 /* Merges k[0..n) (one class, sorted) into points p (two per interval), adding the communication

@@ -60,7 +60,7 @@ int pq_rows_hold(sqlite3 *db, const char *sql, pq_held_rows **out, pq_error *err
 	*out = r;
 	return 0;
 db_fail:
-	pq_fail(err, "cannot write the derived tables: %s", sqlite3_errmsg(db));
+	pq_derive_fail(db, err);
 	sqlite3_finalize(st);
 	pq_rows_free(r);
 	return -1;
@@ -112,4 +112,9 @@ int pq_derive_grow(void **buf, size_t *cap, size_t n, size_t size)
 	*buf = p;
 	*cap = nc;
 	return 0;
+}
+
+int pq_derive_fail(sqlite3 *db, pq_error *err)
+{
+	return pq_fail(err, "cannot write the derived tables: %s", sqlite3_errmsg(db));
 }

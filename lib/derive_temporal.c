@@ -13,11 +13,6 @@
 
 #include <stdlib.h>
 
-static int cmp_i64(sqlite3_int64 a, sqlite3_int64 b)
-{
-	return a < b ? -1 : a > b;
-}
-
 /* By device (the GROUP BY's groups), then the merges' order: ts, table, id. */
 static int cmp_event(const void *pa, const void *pb)
 {
@@ -26,14 +21,14 @@ static int cmp_event(const void *pa, const void *pb)
 	if (a->has_device != b->has_device)
 		return a->has_device - b->has_device;
 	if (a->has_device && a->device != b->device)
-		return cmp_i64(a->device, b->device);
+		return pq_derive_cmp(a->device, b->device);
 	if (a->has_ts != b->has_ts)
 		return a->has_ts - b->has_ts;
 	if (a->has_ts && a->ts != b->ts)
-		return cmp_i64(a->ts, b->ts);
+		return pq_derive_cmp(a->ts, b->ts);
 	if (a->src != b->src)
 		return a->src - b->src;
-	return cmp_i64(a->id, b->id);
+	return pq_derive_cmp(a->id, b->id);
 }
 
 static int same_device(const pq_hta_event *a, const pq_hta_event *b)
