@@ -7,14 +7,14 @@
 /* Derived tables whose views are too slow, evaluated in C: compute holds their rows for the runs
  * the query runs selects, from a connection's committed data; insert writes table's rows of the
  * runs the query runs selects, possibly on another connection; release frees them. tb_op_sums
- * (derive_ops.c), and hta_idle_breakdown, hta_temporal_breakdown and hta_comm_overlap for their
+ * (derive_ops.c), tb_steps and tb_step_times (derive_steps.c), and hta_idle_breakdown, hta_temporal_breakdown and hta_comm_overlap for their
  * default options (derive_hta.c). */
 typedef struct {
 	int (*compute)(sqlite3 *db, const char *runs, void **rows, pq_error *err);
 	int (*insert)(sqlite3 *db, const char *table, const char *runs, void *rows, pq_error *err);
 	void (*release)(void *rows);
 } pq_deriver;
-extern const pq_deriver pq_op_sums_deriver, pq_hta_deriver;
+extern const pq_deriver pq_op_sums_deriver, pq_hta_deriver, pq_steps_deriver;
 
 /* The HTA tables' shared part (derive_hta.c computes the three from one read of a run's GPU events
  * and API calls; derive_idle.c, derive_temporal.c and derive_overlap.c each sort the kept events
@@ -54,6 +54,12 @@ int pq_rows_hold(sqlite3 *db, const char *sql, pq_held_rows **out, pq_error *err
 int pq_rows_insert(sqlite3 *db, const char *table, const pq_held_rows *r, pq_error *err);
 void pq_rows_free(pq_held_rows *r);
 
+/* Inserts n rows with fmt, an INSERT with one %s where the query runs goes (?1 the row's run, so
+ * that the rows of runs it does not select are left out); bind(st, rows, i) binds row i. */
+int pq_derive_insert(sqlite3 *db, const char *fmt, const char *runs, size_t n,
+		     void (*bind)(sqlite3_stmt *st, const void *rows, size_t i), const void *rows,
+		     pq_error *err);
+
 /* Room in *buf (an array of *cap elements of size bytes) for element n: doubled when full.
  * -1 when out of memory (*buf unchanged). */
 int pq_derive_grow(void **buf, size_t *cap, size_t n, size_t size);
@@ -65,6 +71,34 @@ static inline int pq_derive_cmp(sqlite3_int64 a, sqlite3_int64 b)
 {
 	return a < b ? -1 : a > b;
 }
+
+/* Reading (derive_read.c). ids sorted without repeats: their new count. */
+size_t pq_derive_distinct(sqlite3_int64 *ids, size_t n);
+/* The index of id in the sorted ids, or n. */
+size_t pq_derive_find(const sqlite3_int64 *ids, size_t n, sqlite3_int64 id);
+/* fmt (with one %s, where the query runs goes) prepared into *st: 0, or -1 with err set. */
+int pq_derive_prepare(sqlite3 *db, const char *fmt, const char *runs, sqlite3_stmt **st,
+		      pq_error *err);
+/* Finalizes st after its rows, rc the last sqlite3_step's: 0 when that was SQLITE_DONE, else -1
+ * with err set. */
+int pq_derive_finish(sqlite3 *db, sqlite3_stmt *st, int rc, pq_error *err);
+/* For each of the n ids, what sql (its one parameter the id, a primary key) says: says[i] has bit
+ * 0 when it gives a row, bit c + 1 when that row's column c is true. */
+int pq_derive_ask(sqlite3 *db, const char *sql, const sqlite3_int64 *ids, size_t n,
+		  unsigned *says, pq_error *err);
+
+/* A host range tb_plugin's parsers look at (derive_host.c): a cpu_op, user_annotation or python
+ * range (kinds 2, 3, 5) that ended, with what v_tb_host_names says of its name (known: there is
+ * such a string) and whether its category is "python" in any case (lower(), as the views ask). */
+enum { PQ_TB_ROLE_NONE, PQ_TB_ROLE_COMM, PQ_TB_ROLE_DL, PQ_TB_ROLE_STEP };
+typedef struct {
+	sqlite3_int64 run, id, thread, start, end, name, category, ext, step_number;
+	int kind, has_thread, has_category, has_ext, has_step_number;
+	unsigned char known, annot, listed, step, tcl, python, role;
+} pq_host_range;
+/* The host ranges of the runs the query runs selects, in no order (*out malloc'd). */
+int pq_host_ranges_load(sqlite3 *db, const char *runs, pq_host_range **out, size_t *n,
+			pq_error *err);
 
 /* Whether the query runs selects any row (db_derive.c): a derived table with no run to compute
  * skips its definition, whose preparation and scans cost even for no run. */

@@ -285,67 +285,56 @@ static void bind_or_null(sqlite3_stmt *st, int i, int has, sqlite3_int64 v)
 		sqlite3_bind_null(st, i);
 }
 
-/* Binds row i of table's rows to st's parameters 1.. (?1 the run). */
-static void bind_row(sqlite3_stmt *st, int table, const pq_hta_rows *r, size_t i)
+/* Binds row i of each table's rows to st's parameters 1.. (?1 the run). */
+static void bind_idle(sqlite3_stmt *st, const void *rows, size_t i)
 {
-	if (table == 0) {
-		const pq_idle_row *x = &r->idle[i];
+	const pq_idle_row *x = &((const pq_hta_rows *)rows)->idle[i];
 
-		sqlite3_bind_int64(st, 1, x->run);
-		sqlite3_bind_int64(st, 2, x->stream);
-		sqlite3_bind_int64(st, 3, x->host);
-		sqlite3_bind_int64(st, 4, x->kernel);
-		sqlite3_bind_int64(st, 5, x->other);
-	} else if (table == 1) {
-		const pq_temporal_row *x = &r->temporal[i];
+	sqlite3_bind_int64(st, 1, x->run);
+	sqlite3_bind_int64(st, 2, x->stream);
+	sqlite3_bind_int64(st, 3, x->host);
+	sqlite3_bind_int64(st, 4, x->kernel);
+	sqlite3_bind_int64(st, 5, x->other);
+}
 
-		sqlite3_bind_int64(st, 1, x->run);
-		bind_or_null(st, 2, x->has_device, x->device);
-		bind_or_null(st, 3, x->has_kernel, x->idle);
-		sqlite3_bind_int64(st, 4, x->compute);
-		sqlite3_bind_int64(st, 5, x->non_compute);
-		bind_or_null(st, 6, x->has_kernel, x->kernel);
-	} else {
-		const pq_overlap_row *x = &r->overlap[i];
+static void bind_temporal(sqlite3_stmt *st, const void *rows, size_t i)
+{
+	const pq_temporal_row *x = &((const pq_hta_rows *)rows)->temporal[i];
 
-		sqlite3_bind_int64(st, 1, x->run);
-		bind_or_null(st, 2, x->has_comm, x->comm);
-		sqlite3_bind_int64(st, 3, x->overlap);
-	}
+	sqlite3_bind_int64(st, 1, x->run);
+	bind_or_null(st, 2, x->has_device, x->device);
+	bind_or_null(st, 3, x->has_kernel, x->idle);
+	sqlite3_bind_int64(st, 4, x->compute);
+	sqlite3_bind_int64(st, 5, x->non_compute);
+	bind_or_null(st, 6, x->has_kernel, x->kernel);
+}
+
+static void bind_overlap(sqlite3_stmt *st, const void *rows, size_t i)
+{
+	const pq_overlap_row *x = &((const pq_hta_rows *)rows)->overlap[i];
+
+	sqlite3_bind_int64(st, 1, x->run);
+	bind_or_null(st, 2, x->has_comm, x->comm);
+	sqlite3_bind_int64(st, 3, x->overlap);
 }
 
 /* The rows of table for the runs the query runs selects (the one computed may have listed more). */
 static int insert(sqlite3 *db, const char *table, const char *runs, void *rows, pq_error *err)
 {
-	static const char *const sqls[] = {
-		"INSERT INTO hta_idle_breakdown (run_id, stream_id, host_wait_ns, kernel_wait_ns, "
-		"other_ns) SELECT ?1, ?2, ?3, ?4, ?5 WHERE ?1 IN (%s)",
-		"INSERT INTO hta_temporal_breakdown (run_id, device_id, idle_ns, compute_ns, "
-		"non_compute_ns, kernel_ns) SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE ?1 IN (%s)",
-		"INSERT INTO hta_comm_overlap (run_id, comm_ns, overlap_ns) SELECT ?1, ?2, ?3 "
-		"WHERE ?1 IN (%s)",
-	};
 	const pq_hta_rows *r = rows;
-	int t = strcmp(table, "hta_idle_breakdown") == 0 ? 0 :
-		strcmp(table, "hta_temporal_breakdown") == 0 ? 1 : 2;
-	size_t n = t == 0 ? r->nidle : t == 1 ? r->ntemporal : r->noverlap;
-	char *sql = sqlite3_mprintf(sqls[t], runs);
-	sqlite3_stmt *st = NULL;
-	int rc = 0;
 
-	if (sql == NULL)
-		return pq_fail(err, "out of memory");
-	if (n > 0 && sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		rc = pq_derive_fail(db, err);
-	sqlite3_free(sql);
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		bind_row(st, t, r, i);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			rc = pq_derive_fail(db, err);
-		sqlite3_reset(st);
-	}
-	sqlite3_finalize(st);
-	return rc;
+	if (strcmp(table, "hta_idle_breakdown") == 0)
+		return pq_derive_insert(db, "INSERT INTO hta_idle_breakdown (run_id, stream_id, "
+					"host_wait_ns, kernel_wait_ns, other_ns) SELECT ?1, ?2, ?3, ?4, ?5 "
+					"WHERE ?1 IN (%s)", runs, r->nidle, bind_idle, r, err);
+	if (strcmp(table, "hta_temporal_breakdown") == 0)
+		return pq_derive_insert(db, "INSERT INTO hta_temporal_breakdown (run_id, device_id, "
+					"idle_ns, compute_ns, non_compute_ns, kernel_ns) SELECT ?1, ?2, ?3, "
+					"?4, ?5, ?6 WHERE ?1 IN (%s)", runs, r->ntemporal, bind_temporal, r,
+					err);
+	return pq_derive_insert(db, "INSERT INTO hta_comm_overlap (run_id, comm_ns, overlap_ns) "
+				"SELECT ?1, ?2, ?3 WHERE ?1 IN (%s)", runs, r->noverlap, bind_overlap, r,
+				err);
 }
 
 const pq_deriver pq_hta_deriver = { compute, insert, release };

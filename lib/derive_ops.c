@@ -1,29 +1,19 @@
-/* derive_ops.c - tb_op_sums for finished runs: the tree part of v_tb_op_sums, evaluated in C.
+/* derive_ops.c - tb_op_sums for finished runs: v_tb_op_sums evaluated in C.
  *
  * v_tb_op_sums (schema/views.sql) is the definition, and computes any run tb_op_sums does not hold.
  * SQLite needs ~250 ms for it on the 75 k-event ResNet50 sample (a dozen joins and two window
- * passes over ~24 k nodes, at ~1 us a row each), most of the import again; ~80 ms this way, nearly
- * all of it the SQL input. This file takes the same nodes and own times from v_tb_op_nodes (SQL,
- * the tb-specific part: which ranges are nodes, which runtime calls and device events are whose)
- * and does what v_tb_op_sums does with them:
- * nesting (the innermost enclosing node, as nest_parent), remove_dup_nodes chains, sums over
- * enclosed nodes (as nest_sum), the listed operators' times grouped by name and input shape, and
- * the per-run Tensor Core ratio. tests/reports/derived.t checks it gives the view's rows exactly.
+ * passes over ~24 k nodes, at ~1 us a row each), most of the import again. This file takes the
+ * nodes and their own times (v_tb_op_nodes, computed by derive_op_nodes.c) and does what
+ * v_tb_op_sums does with them: nesting (the innermost enclosing node, as nest_parent),
+ * remove_dup_nodes chains, sums over enclosed nodes (as nest_sum), the listed operators' times
+ * grouped by name and input shape, and the per-run Tensor Core ratio. Reading the input shapes
+ * (the ranges' args) is most of its time. tests/reports/derived.t checks it gives the view's rows
+ * exactly.
  */
-#include "derive.h"
+#include "derive_ops.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct {
-	sqlite3_int64 run, id, thread, start, end, name;
-	int has_thread, kind, listed, step, tcl;
-	double rt, dev, tc, k;
-	/* computed */
-	int parent, nkids, only, absorbed, src;
-	double kids_dur, sum_dev, sum_tc, sum_tcl, sum_se;
-	int se;
-} onode;
 
 typedef struct {
 	sqlite3_int64 run, name, host_total;
@@ -75,60 +65,6 @@ static int encloses(const onode *y, const onode *x)
 			   (x->start < y->end || (y->start == y->end && y->end == x->start));
 	return contains && y->id != x->id &&
 	       (y->start < x->start || y->end > x->end || y->id < x->id);
-}
-
-/* The nodes of the pending runs, from v_tb_op_nodes. */
-static int load_nodes(sqlite3 *db, const char *pending, onode **out, size_t *n, pq_error *err)
-{
-	char *sql = sqlite3_mprintf("SELECT run_id, id, thread_id, start_ns, end_ns, kind, name_id, "
-				    "listed, step, tcl, rt_ns, dev_ns, tc_ns, k_ns FROM v_tb_op_nodes "
-				    "WHERE run_id IN (%s)", pending);
-	sqlite3_stmt *st = NULL;
-	size_t cap = 0;
-	onode *a = NULL;
-	int rc;
-
-	*out = NULL;
-	*n = 0;
-	if (sql == NULL)
-		return pq_fail(err, "out of memory");
-	rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
-	sqlite3_free(sql);
-	if (rc != SQLITE_OK)
-		return pq_derive_fail(db, err);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		onode *x;
-
-		if (pq_derive_grow((void **)&a, &cap, *n, sizeof(onode)) != 0) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
-		x = &a[(*n)++];
-		memset(x, 0, sizeof *x);
-		x->run = sqlite3_column_int64(st, 0);
-		x->id = sqlite3_column_int64(st, 1);
-		x->has_thread = sqlite3_column_type(st, 2) != SQLITE_NULL;
-		x->thread = sqlite3_column_int64(st, 2);
-		x->start = sqlite3_column_int64(st, 3);
-		x->end = sqlite3_column_int64(st, 4);
-		x->kind = sqlite3_column_int(st, 5);
-		x->name = sqlite3_column_int64(st, 6);
-		x->listed = sqlite3_column_int(st, 7);
-		x->step = sqlite3_column_int(st, 8);
-		x->tcl = sqlite3_column_int(st, 9);
-		x->rt = sqlite3_column_double(st, 10);
-		x->dev = sqlite3_column_double(st, 11);
-		x->tc = sqlite3_column_double(st, 12);
-		x->k = sqlite3_column_double(st, 13);
-		x->parent = x->only = -1;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		free(a);
-		return rc == SQLITE_NOMEM ? pq_fail(err, "out of memory") : pq_derive_fail(db, err);
-	}
-	*out = a;
-	return 0;
 }
 
 /* Parents (a stack per thread, as nest_parent), children, remove_dup_nodes chains, and the sums
@@ -236,16 +172,9 @@ static int load_shapes(sqlite3 *db, const char *pending, sqlite3_int64 **ids, ch
 
 static const char *shape_of(const sqlite3_int64 *ids, char **shapes, size_t n, sqlite3_int64 id)
 {
-	size_t lo = 0, hi = n;
+	size_t i = pq_derive_find(ids, n, id);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (ids[mid] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && ids[lo] == id ? shapes[lo] : "[]";
+	return i < n ? shapes[i] : "[]";
 }
 
 /* The per-run Tensor Core ratio's two kernel times: "bottom" eligible nodes, listed operators. */
@@ -348,7 +277,7 @@ static int op_sums_compute(sqlite3 *db, const char *pending, void **out, pq_erro
 	*out = NULL;
 	if (r == NULL)
 		return pq_fail(err, "out of memory");
-	if (load_nodes(db, pending, &a, &n, err) != 0)
+	if (pq_op_nodes_load(db, pending, &a, &n, err) != 0)
 		goto done;
 	if (n == 0) {
 		rc = 0;

@@ -99,6 +99,31 @@ int pq_rows_insert(sqlite3 *db, const char *table, const pq_held_rows *r, pq_err
 	return rc;
 }
 
+int pq_derive_insert(sqlite3 *db, const char *fmt, const char *runs, size_t n,
+		     void (*bind)(sqlite3_stmt *st, const void *rows, size_t i), const void *rows,
+		     pq_error *err)
+{
+	char *sql;
+	sqlite3_stmt *st = NULL;
+	int rc = 0;
+
+	if (n == 0)
+		return 0;
+	if ((sql = sqlite3_mprintf(fmt, runs)) == NULL)
+		return pq_fail(err, "out of memory");
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		rc = pq_derive_fail(db, err);
+	sqlite3_free(sql);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		bind(st, rows, i);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			rc = pq_derive_fail(db, err);
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int pq_derive_grow(void **buf, size_t *cap, size_t n, size_t size)
 {
 	size_t nc;

@@ -148,6 +148,57 @@ LEFT JOIN threads t ON t.id = y.thread_id
 LEFT JOIN devices d ON d.id = y.device_id
 LEFT JOIN streams s ON s.id = y.stream_id;
 
+-- The kernel names tb_plugin counts as using Tensor Cores (tensor_core.py TC_Allowlist: its 18
+-- patterns, tensor_core_pattern()); v_tb_gpu_metrics and v_tb_op_nodes read it, lib/derive_ops.c
+-- asks it about each kernel name.
+CREATE VIEW v_tb_tc_names AS
+SELECT id FROM strings
+WHERE tensor_core_pattern(value) IN ('h884', 's884', 'h1688', 's1688', 'hmma', 'i8816', '16816',
+  'dgrad_1x1_stride_2x2', 'first_layer_wgrad_kernel', 'conv1x1', 'conv2d_c1_k1', 'direct_group',
+  'xmma_implicit_gemm', 'xmma_sparse_conv', 'xmma_warp_specialized_implicit_gemm', 'xmma_gemm',
+  'xmma_sparse_gemm', 'c1688');
+
+-- What tb_plugin makes of each host range name (node.py, op_tree.py, overall_parser.py,
+-- event_parser.py at 041e7ce9; the tb_* views read it, and lib/derive_host.c asks it about each
+-- name): annot, a node of the operator tree when an annotation (user_annotation); listed, shown
+-- in the operator table; step, a ProfilerStep#N, step_number its N; tcl, in tb_plugin's
+-- TC_OP_Allowlist (tensor_cores_parser.py); role, what the step time breakdown makes of it:
+-- 'comm' (Communication: the nccl:/gloo: collectives), 'dl' (DataLoader), 'step', else NULL.
+CREATE VIEW v_tb_host_names AS
+SELECT id,
+       value GLOB 'ProfilerStep#*' OR value GLOB 'Optimizer.step*'
+         OR (value GLOB 'enumerate(DataLoader)#*' AND value GLOB '*.__next__')
+         OR value GLOB 'enumerate(DataPipe)#*'
+         OR value IN ('nccl:broadcast', 'nccl:reduce', 'nccl:all_reduce', 'nccl:all_gather',
+           'nccl:reduce_scatter', 'gloo:broadcast', 'gloo:reduce', 'gloo:all_reduce',
+           'gloo:all_gather', 'gloo:reduce_scatter') AS annot,
+       NOT (value GLOB 'ProfilerStep#*' OR value GLOB 'Optimizer.*'
+            OR value GLOB 'enumerate(DataLoader)#*' OR value GLOB 'enumerate(DataPipe)#*'
+            OR value IN ('DataParallel.forward', 'DistributedDataParallel.forward')) AS listed,
+       value GLOB 'ProfilerStep#*' AS step,
+       value IN ('aten::_convolution', 'aten::conv1d', 'aten::conv2d', 'aten::conv3d',
+         'aten::conv_tbc', 'aten::conv_transpose1d', 'aten::conv_transpose2d', 'aten::conv_transpose3d',
+         'aten::convolution', 'aten::cudnn_convolution', 'aten::cudnn_convolution_transpose',
+         'aten::prelu', 'aten::addmm', 'aten::addmv', 'aten::addr', 'aten::matmul', 'aten::mm',
+         'aten::mv', 'aten::linear', 'aten::addbmm', 'aten::baddbmm', 'aten::bmm',
+         'aten::chain_matmul', 'aten::linalg_multi_dot', 'aten::_thnn_fused_lstm_cell',
+         'aten::_thnn_fused_gru_cell', 'aten::lstm_cell', 'aten::gru_cell', 'aten::rnn_tanh_cell',
+         'aten::rnn_relu_cell', 'CudnnConvolutionBackward', 'BmmBackward0',
+         'aten::cudnn_convolution_transpose_backward', 'CudnnConvolutionTransposeBackward',
+         'MmBackward', 'aten::cudnn_convolution_backward_weight', 'aten::addmm_', 'AddmvBackward',
+         'MvBackward', 'aten::cudnn_convolution_transpose_backward_weight',
+         'aten::cudnn_convolution_transpose_backward_input', 'AddmmBackward',
+         'aten::cudnn_convolution_backward_input', 'AddbmmBackward',
+         'aten::cudnn_convolution_backward') AS tcl,
+       CASE WHEN value IN ('nccl:broadcast', 'nccl:reduce', 'nccl:all_reduce', 'nccl:all_gather',
+              'nccl:reduce_scatter', 'gloo:broadcast', 'gloo:reduce', 'gloo:all_reduce',
+              'gloo:all_gather', 'gloo:reduce_scatter') THEN 'comm'
+            WHEN (value GLOB 'enumerate(DataLoader)#*' AND value GLOB '*.__next__')
+                 OR value GLOB 'enumerate(DataPipe)#*' THEN 'dl'
+            WHEN value GLOB 'ProfilerStep#*' THEN 'step' END AS role,
+       CASE WHEN value GLOB 'ProfilerStep#*' THEN CAST(substr(value, 14) AS INTEGER) END AS step_number
+FROM strings;
+
 -- tb_plugin's training steps (TensorBoard profiler plugin 0.4.3, event_parser.py StepParser; the
 -- step-breakdown, gpu-summary and dist-summary reports read them). Per run:
 --  * host steps: the ProfilerStep#N cpu_op / user_annotation ranges (step = N). Without any, one
@@ -282,19 +333,8 @@ wins AS MATERIALIZED (  -- per run, its steps as priority_breakdown's windows, i
     FROM steps)
   WHERE step_index = 0
 ),
-hnames AS MATERIALIZED (  -- the host range names with a role of their own (GLOBs once a name)
-  SELECT n.id,
-         CASE WHEN n.value IN ('nccl:broadcast', 'nccl:reduce', 'nccl:all_reduce', 'nccl:all_gather',
-                'nccl:reduce_scatter', 'gloo:broadcast', 'gloo:reduce', 'gloo:all_reduce',
-                'gloo:all_gather', 'gloo:reduce_scatter') THEN 'comm'
-              WHEN (n.value GLOB 'enumerate(DataLoader)#*' AND n.value GLOB '*.__next__')
-                   OR n.value GLOB 'enumerate(DataPipe)#*' THEN 'dl'
-              WHEN n.value GLOB 'ProfilerStep#*' THEN 'step' END AS what
-  FROM strings n
-  WHERE n.value IN ('nccl:broadcast', 'nccl:reduce', 'nccl:all_reduce', 'nccl:all_gather',
-                'nccl:reduce_scatter', 'gloo:broadcast', 'gloo:reduce', 'gloo:all_reduce',
-                'gloo:all_gather', 'gloo:reduce_scatter')
-     OR n.value GLOB 'enumerate(Data*' OR n.value GLOB 'ProfilerStep#*'
+hnames AS MATERIALIZED (  -- the host range names with a role of their own
+  SELECT id, role AS what FROM v_tb_host_names WHERE role IS NOT NULL
 ),
 comm_ext AS MATERIALIZED (  -- external ids of the communication ops: their kernels are Communication
   SELECT DISTINCT r.run_id, r.external_id FROM hnames h CROSS JOIN ranges r ON r.name_id = h.id
@@ -373,12 +413,7 @@ kern AS MATERIALIZED (  -- kernels with their run's span (device ids are per run
   FROM sp CROSS JOIN kernels k ON k.run_id = sp.run_id
 ),
 tc_names AS MATERIALIZED (  -- the kernel names tb_plugin counts as using Tensor Cores
-  SELECT n.id FROM strings n
-  WHERE n.id IN (SELECT name_id FROM kern)
-    AND tensor_core_pattern(n.value) IN ('h884', 's884', 'h1688', 's1688', 'hmma', 'i8816', '16816',
-      'dgrad_1x1_stride_2x2', 'first_layer_wgrad_kernel', 'conv1x1', 'conv2d_c1_k1', 'direct_group',
-      'xmma_implicit_gemm', 'xmma_sparse_conv', 'xmma_warp_specialized_implicit_gemm', 'xmma_gemm',
-      'xmma_sparse_gemm', 'c1688')
+  SELECT id FROM v_tb_tc_names WHERE id IN (SELECT name_id FROM kern)
 ),
 per_device AS (
   SELECT run_id, device_id, s0, s1,
@@ -417,40 +452,13 @@ FROM per_device u LEFT JOIN tc ON tc.device_id = u.device_id;
 -- Optimizer.step* annotations, nccl:/gloo: annotations), with their own times: a runtime call
 -- belongs to the first node with its external id, and its device events (kernels, memcpys,
 -- memsets with its correlation id) are the node's own device time (kernels only: k_ns; kernels
--- using Tensor Cores by tb_plugin's 18 name patterns: tc_ns). listed: shown in the operator table
--- (cpu_op names but ProfilerStep#N, DataLoader/DataPipe, Optimizer.*, DataParallel.forward,
--- DistributedDataParallel.forward); tcl: the name is in tb_plugin's TC_OP_Allowlist.
+-- using Tensor Cores, v_tb_tc_names: tc_ns); listed, step, tcl: v_tb_host_names'. lib/derive_ops.c
+-- computes the same nodes in C for the runs it derives.
 CREATE VIEW v_tb_op_nodes AS
 WITH
 todo AS MATERIALIZED (SELECT id AS run_id FROM runs
   WHERE id NOT IN (SELECT run_id FROM derived_runs WHERE name = 'tb_op_sums')),
-tc_list(name) AS (VALUES ('aten::_convolution'), ('aten::conv1d'), ('aten::conv2d'), ('aten::conv3d'),
-  ('aten::conv_tbc'), ('aten::conv_transpose1d'), ('aten::conv_transpose2d'), ('aten::conv_transpose3d'),
-  ('aten::convolution'), ('aten::cudnn_convolution'), ('aten::cudnn_convolution_transpose'), ('aten::prelu'),
-  ('aten::addmm'), ('aten::addmv'), ('aten::addr'), ('aten::matmul'), ('aten::mm'), ('aten::mv'),
-  ('aten::linear'), ('aten::addbmm'), ('aten::baddbmm'), ('aten::bmm'), ('aten::chain_matmul'),
-  ('aten::linalg_multi_dot'), ('aten::_thnn_fused_lstm_cell'), ('aten::_thnn_fused_gru_cell'),
-  ('aten::lstm_cell'), ('aten::gru_cell'), ('aten::rnn_tanh_cell'), ('aten::rnn_relu_cell'),
-  ('CudnnConvolutionBackward'), ('BmmBackward0'), ('aten::cudnn_convolution_transpose_backward'),
-  ('CudnnConvolutionTransposeBackward'), ('MmBackward'), ('aten::cudnn_convolution_backward_weight'),
-  ('aten::addmm_'), ('AddmvBackward'), ('MvBackward'), ('aten::cudnn_convolution_transpose_backward_weight'),
-  ('aten::cudnn_convolution_transpose_backward_input'), ('AddmmBackward'),
-  ('aten::cudnn_convolution_backward_input'), ('AddbmmBackward'), ('aten::cudnn_convolution_backward')),
-names AS MATERIALIZED (  -- per range name: a node as an annotation, listed, ProfilerStep, TC-eligible
-  SELECT n.id,
-         n.value GLOB 'ProfilerStep#*' OR n.value GLOB 'Optimizer.step*'
-           OR (n.value GLOB 'enumerate(DataLoader)#*' AND n.value GLOB '*.__next__')
-           OR n.value GLOB 'enumerate(DataPipe)#*'
-           OR n.value IN ('nccl:broadcast', 'nccl:reduce', 'nccl:all_reduce', 'nccl:all_gather',
-             'nccl:reduce_scatter', 'gloo:broadcast', 'gloo:reduce', 'gloo:all_reduce',
-             'gloo:all_gather', 'gloo:reduce_scatter') AS annot,
-         NOT (n.value GLOB 'ProfilerStep#*' OR n.value GLOB 'Optimizer.*'
-              OR n.value GLOB 'enumerate(DataLoader)#*' OR n.value GLOB 'enumerate(DataPipe)#*'
-              OR n.value IN ('DataParallel.forward', 'DistributedDataParallel.forward')) AS listed,
-         n.value GLOB 'ProfilerStep#*' AS step,
-         n.value IN (SELECT name FROM tc_list) AS tcl
-  FROM strings n WHERE n.id IN (SELECT name_id FROM ranges)
-),
+names AS MATERIALIZED (SELECT * FROM v_tb_host_names WHERE id IN (SELECT name_id FROM ranges)),
 nodes AS MATERIALIZED (
   SELECT r.run_id, r.id, r.thread_id, r.start_ns, r.end_ns, r.kind, r.name_id, r.external_id,
          nm.listed, nm.step, nm.tcl, min(r.id) OVER (PARTITION BY r.run_id, r.external_id) AS first
@@ -460,11 +468,7 @@ nodes AS MATERIALIZED (
     AND (r.kind = 2 OR (r.kind = 5 AND lower(c.value) = 'python') OR (r.kind = 3 AND nm.annot))
 ),
 tcn AS MATERIALIZED (  -- kernel names using Tensor Cores (tb_plugin's 18 patterns)
-  SELECT n.id FROM strings n WHERE n.id IN (SELECT name_id FROM kernels)
-    AND tensor_core_pattern(n.value) IN ('h884', 's884', 'h1688', 's1688', 'hmma', 'i8816', '16816',
-      'dgrad_1x1_stride_2x2', 'first_layer_wgrad_kernel', 'conv1x1', 'conv2d_c1_k1', 'direct_group',
-      'xmma_implicit_gemm', 'xmma_sparse_conv', 'xmma_warp_specialized_implicit_gemm', 'xmma_gemm',
-      'xmma_sparse_gemm', 'c1688')
+  SELECT id FROM v_tb_tc_names WHERE id IN (SELECT name_id FROM kernels)
 ),
 -- per (run, external id): the runtime calls' time and the device time they launched: a node's own
 -- when it is the first node with that external id (tb_plugin pops the runtimes once)
