@@ -15,6 +15,7 @@
  * tests/reports/derived.t and steps.t check both tables against the views.
  */
 #include "derive.h"
+#include "radix_sort.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,20 +63,14 @@ typedef struct {
 	int prio, delta;
 } boundary;
 
-static int cmp_range_run(const void *pa, const void *pb)
-{
-	return pq_derive_cmp(((const pq_host_range *)pa)->run, ((const pq_host_range *)pb)->run);
-}
-
-static int cmp_call_run(const void *pa, const void *pb)
-{
-	return pq_derive_cmp(((const scall *)pa)->run, ((const scall *)pb)->run);
-}
-
-static int cmp_dev_run(const void *pa, const void *pb)
-{
-	return pq_derive_cmp(((const sdev *)pa)->run, ((const sdev *)pb)->run);
-}
+#define RANGE_RUN(x) ((x).run)
+#define CALL_RUN(x) ((x).run)
+#define DEV_RUN(x) ((x).run)
+#define BOUNDARY_T(x) ((x).t)
+PQ_RADIX_SORT(sort_ranges, pq_host_range, RANGE_RUN)
+PQ_RADIX_SORT(sort_calls, scall, CALL_RUN)
+PQ_RADIX_SORT(sort_devices, sdev, DEV_RUN)
+PQ_RADIX_SORT(sort_boundaries, boundary, BOUNDARY_T)
 
 /* Host steps in time order (ties: by step number, which the view leaves to SQLite). */
 static int cmp_hstep(const void *pa, const void *pb)
@@ -98,11 +93,6 @@ static int cmp_stepped(const void *pa, const void *pb)
 	if (a->corr != b->corr)
 		return pq_derive_cmp(a->corr, b->corr);
 	return a->idx < b->idx ? -1 : a->idx > b->idx;
-}
-
-static int cmp_boundary(const void *pa, const void *pb)
-{
-	return pq_derive_cmp(((const boundary *)pa)->t, ((const boundary *)pb)->t);
 }
 
 static int load_calls(sqlite3 *db, const char *runs, scall **out, size_t *n, pq_error *err)
@@ -378,6 +368,8 @@ static int times_of(const run_events *e, scratch *s, steps_rows *out, size_t fir
 	sqlite3_int64 count[NROLES] = { 0 }, prev = 0;
 	size_t w0 = out->ntimes;
 
+	if (nsteps == 0)
+		return 0;
 	s->ncomm = 0;
 	s->nb = 0;
 	for (size_t i = 0; i < e->nh; i++) { /* the communication ops' external ids */
@@ -411,7 +403,8 @@ static int times_of(const run_events *e, scratch *s, steps_rows *out, size_t fir
 		if (add_event(s, x->start, x->end, prio) != 0)
 			return -1;
 	}
-	qsort(s->b, s->nb, sizeof(boundary), cmp_boundary);
+	if (sort_boundaries(s->b, s->nb) != 0)
+		return -1;
 
 	for (size_t j = 0; j < nsteps; j++) {
 		const step_row *st = &out->steps[first + j];
@@ -493,9 +486,10 @@ static int compute(sqlite3 *db, const char *runs, void **out, pq_error *err)
 	if (pq_host_ranges_load(db, runs, &h, &nh, err) != 0 ||
 	    load_calls(db, runs, &a, &na, err) != 0 || load_devices(db, runs, &d, &nd, err) != 0)
 		goto done;
-	qsort(h, nh, sizeof(*h), cmp_range_run);
-	qsort(a, na, sizeof(*a), cmp_call_run);
-	qsort(d, nd, sizeof(*d), cmp_dev_run);
+	if (sort_ranges(h, nh) != 0 || sort_calls(a, na) != 0 || sort_devices(d, nd) != 0) {
+		pq_fail(err, "out of memory");
+		goto done;
+	}
 	/* run by run: the host ranges say which runs have steps */
 	while (ih < nh) {
 		run_events e = { .run = h[ih].run, .h = &h[ih] };
