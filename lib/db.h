@@ -92,6 +92,9 @@ int pq_db_add_missing_tables(sqlite3 *db, pq_error *err);
 /* Gives this connection the views of schema/views.sql that the file lacks, as TEMP views (nothing
  * is written to the file). pq_db_open does it for every file it opens. */
 int pq_db_add_temp_views(sqlite3 *db, pq_error *err);
+/* View name of schema/views.sql as a TEMP view of this connection (nothing is written to the
+ * file): 0 also when there is no such view. */
+int pq_db_add_temp_view(sqlite3 *db, const char *name, pq_error *err);
 
 /* The derived tables (db_derive.c, docs/schema.md): pq_db_derive writes them for every finished
  * run that lacks them (joins the caller's transaction; a no-op on a file without them);

@@ -250,28 +250,17 @@ static void join_worker(worker *w)
 	}
 }
 
-/* While a shadow exists: table t's view as a TEMP view of the same text, for writing t. Names in
- * a view of the file resolve in the file only, so its definition would still read the shadowed
- * views' definitions (v_tb_gpu_metrics reads v_tb_steps), and preparing those costs more than
- * computing the rows (~20 ms on the ResNet50 sample); in a TEMP view they resolve to the shadows. */
+/* While a shadow exists: table t's view as a TEMP view of its definition (schema/views.sql, not
+ * the file's text), for writing t. Names in a view of the file resolve in the file only, so its
+ * definition would still read the shadowed views' definitions (v_tb_gpu_metrics reads
+ * v_tb_steps), and preparing those costs more than computing the rows (~20 ms on the ResNet50
+ * sample); in a TEMP view they resolve to the shadows. */
 static int rehome(sqlite3 *db, const char *t, pq_error *err)
 {
-	sqlite3_stmt *st = NULL;
-	char *sql = NULL;
-	int rc = 0;
+	char name[80];
 
-	if (sqlite3_prepare_v2(db, "SELECT substr(sql, 13) FROM main.sqlite_master WHERE type = "
-			       "'view' AND name = 'v_' || ?1 AND sql LIKE 'CREATE VIEW %'", -1, &st,
-			       NULL) != SQLITE_OK)
-		return pq_derive_fail(db, err);
-	sqlite3_bind_text(st, 1, t, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		sql = sqlite3_mprintf("CREATE TEMP VIEW %s", sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
-	if (sql != NULL) /* else the file's own view is used */
-		rc = pq_db_exec(db, sql, "cannot write the derived tables", err);
-	sqlite3_free(sql);
-	return rc;
+	snprintf(name, sizeof(name), "v_%s", t);
+	return pq_db_add_temp_view(db, name, err);
 }
 
 static void unhome(sqlite3 *db, const char *t)

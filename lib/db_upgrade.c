@@ -92,6 +92,19 @@ int pq_db_add_temp_views(sqlite3 *db, pq_error *err)
 	return add_missing_views(db, 1, err);
 }
 
+int pq_db_add_temp_view(sqlite3 *db, const char *name, pq_error *err)
+{
+	const char *p = pq_views_sql;
+	size_t len = strlen(name);
+
+	while ((p = strstr(p, CREATE_VIEW)) != NULL) {
+		p += strlen(CREATE_VIEW);
+		if (strncmp(p, name, len) == 0 && strchr(" (\n", p[len]) != NULL && p[len] != '\0')
+			return run_statement(db, "CREATE TEMP VIEW ", p, "cannot add a view", err);
+	}
+	return 0;
+}
+
 int pq_db_add_missing_tables(sqlite3 *db, pq_error *err)
 {
 	const char *p = pq_schema_sql;
