@@ -255,11 +255,15 @@ static void join_worker(worker *w)
  * definition would still read the shadowed views' definitions (v_tb_gpu_metrics reads
  * v_tb_steps), and preparing those costs more than computing the rows (~20 ms on the ResNet50
  * sample); in a TEMP view they resolve to the shadows. */
-static int rehome(sqlite3 *db, const char *t, pq_error *err)
+static int rehome(sqlite3 *db, const char *t, int *made, pq_error *err)
 {
 	char name[80];
 
+	*made = 0;
+	if (has_temp_view(db, t)) /* this connection's already (pq_db_add_temp_views) */
+		return 0;
 	snprintf(name, sizeof(name), "v_%s", t);
+	*made = 1;
 	return pq_db_add_temp_view(db, name, err);
 }
 
@@ -293,7 +297,7 @@ static int fill_table(sqlite3 *db, const job *j, const char *t, void *rows, int 
 		      long long no_host_ops, unsigned shadows, pq_error *err)
 {
 	char runs[320], sql[1024];
-	int rc;
+	int rc, made = 0;
 
 	snprintf(runs, sizeof(runs), TO_COMPUTE, t, skipped_for(t, no_host_ops));
 	if (held) {
@@ -304,12 +308,12 @@ static int fill_table(sqlite3 *db, const job *j, const char *t, void *rows, int 
 	}
 	if (!pq_derive_any_run(db, runs))
 		return 0;
-	if (shadows != 0 && rehome(db, t, err) != 0)
+	if (shadows != 0 && rehome(db, t, &made, err) != 0)
 		return -1;
 	snprintf(sql, sizeof(sql), "INSERT INTO \"%s\" SELECT * FROM \"v_%s\" WHERE run_id IN (%s)",
 		 t, t, runs);
 	rc = pq_db_exec(db, sql, "cannot write the derived tables", err);
-	if (shadows != 0)
+	if (made)
 		unhome(db, t);
 	return rc;
 }
