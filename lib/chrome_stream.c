@@ -9,6 +9,10 @@
 
 #include <zlib.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #define READ_CHUNK (1u << 20)
 #define MAX_DEPTH 1000    /* cJSON's own nesting limit (CJSON_NESTING_LIMIT) */
 
@@ -108,10 +112,30 @@ static const unsigned char structural[256] = {
 	['"'] = 1, ['{'] = 1, ['['] = 1, ['}'] = 1, [']'] = 1, [':'] = 1, [','] = 1,
 };
 
-/* Index of the closing quote of the string whose opening quote is p[i - 1], or n. */
+/* Index of the closing quote of the string whose opening quote is p[i - 1], or n. Most of a
+ * trace's bytes are in strings (names, call stacks of hundreds of bytes), where a byte loop was a
+ * third of the parsing thread's time: with SSE2 (every x86-64) sixteen bytes are looked at at
+ * once for a quote or a backslash. */
 static size_t string_end(const char *p, size_t n, size_t i)
 {
+#ifdef __SSE2__
+	const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+#endif
+
 	while (i < n) {
+#ifdef __SSE2__
+		if (i + 16 <= n) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+			unsigned m = (unsigned)_mm_movemask_epi8(
+				_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)));
+
+			if (m == 0) {
+				i += 16;
+				continue;
+			}
+			i += (size_t)__builtin_ctz(m);
+		} else
+#endif
 		if (!string_stop[(unsigned char)p[i]]) {
 			i++;
 			continue;

@@ -14,6 +14,8 @@ size_t pq_derive_distinct(sqlite3_int64 *ids, size_t n)
 {
 	size_t m = 0;
 
+	if (n < 2)
+		return n;
 	qsort(ids, n, sizeof(*ids), cmp_id);
 	for (size_t i = 0; i < n; i++)
 		if (m == 0 || ids[m - 1] != ids[i])

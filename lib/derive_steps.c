@@ -220,7 +220,8 @@ static int host_steps(const run_events *e, scratch *s)
 			s->hs[s->nhs++] = (hstep){ .step = 0, .hs = lo, .he = hi };
 		}
 	}
-	qsort(s->hs, s->nhs, sizeof(hstep), cmp_hstep);
+	if (s->nhs > 1)
+		qsort(s->hs, s->nhs, sizeof(hstep), cmp_hstep);
 	free(s->pmax);
 	if ((s->pmax = malloc((s->nhs + 1) * sizeof(sqlite3_int64))) == NULL)
 		return -1;
@@ -257,7 +258,8 @@ static int stepped_calls(const run_events *e, scratch *s)
 			s->sp[s->nsp++] = (stepped){ c->process, c->corr, j };
 		}
 	}
-	qsort(s->sp, s->nsp, sizeof(stepped), cmp_stepped);
+	if (s->nsp > 1)
+		qsort(s->sp, s->nsp, sizeof(stepped), cmp_stepped);
 	return 0;
 }
 
