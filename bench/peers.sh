@@ -8,7 +8,8 @@
 # On the ResNet50 sample the repository ships and on a ~200 MB trace of its steps
 # (bench/gen_steps_trace.py). Both sides' numbers are compared first (bench/peers_check.py); a
 # trace where they differ is not timed. Every figure: min / median / max wall seconds of
-# PROFQ_BENCH_RUNS runs (5), each a new process; ratios are of medians.
+# PROFQ_BENCH_RUNS runs (5), each a new process, a peer's runs and profq's in turn; ratios are of
+# medians.
 #
 #   sh bench/peers.sh            (make bench runs it)
 #
@@ -96,6 +97,18 @@ wall() {
 	printf '%-58s %8.3f %8.3f %8.3f\n' "$_label" "$1" "$2" "$3"
 }
 
+# pair PEER_LABEL PROFQ_LABEL PEER_CMD... :: PROFQ_CMD...: both timed in turn (a peer's run, then
+# profq's, RUNS times: each side sees the machine the other leaves), prints both lines, leaves the
+# medians in $PEER_MED and $MED
+pair() {
+	_pl=$1 _ql=$2
+	shift 2
+	set -- $("$PY" "$TOP/bench/wall_pair.py" "$RUNS" :: "$@") || return 1
+	PEER_MED=$2 MED=$5
+	printf '%-58s %8.3f %8.3f %8.3f\n' "$_pl" "$1" "$2" "$3"
+	printf '%-58s %8.3f %8.3f %8.3f\n' "$_ql" "$4" "$5" "$6"
+}
+
 ratio() { "$PY" -c "import sys; print('%.1fx' % (float(sys.argv[1]) / float(sys.argv[2])))" "$1" "$2"; }
 
 # What `profq` does end to end for a question: import the trace into a new file, run the reports.
@@ -125,11 +138,11 @@ print("%.1f MB of JSON" % (sum(len(b) for b in iter(lambda: f.read(1 << 20), b""
 		if "$PY" "$TOP/bench/peers_check.py" tb "$WORK/$n.tb.json" "$WORK/$n.step-breakdown.csv" \
 			"$WORK/$n.gpu-summary.csv" "$WORK/$n.op-sum.csv" "$WORK/$n.kernel-sum.csv" >"$WORK/check"; then
 			echo "check tb_plugin: $(tail -1 "$WORK/check") (steps, GPU summary, operator and kernel tables)"
-			wall "tb_plugin: RunProfileData.parse + generate_run_profile" env PYTHONPATH="$TB" \
-				"$PY" "$TOP/bench/peer_tb.py" "$trace"
-			tb_med=$MED
-			wall "profq import + $(echo $TB_REPORTS | sed 's/ / + /g')" sh -c "$CHAIN" sh \
-				"$WORK/t.db" "$trace" $TB_REPORTS
+			pair "tb_plugin: RunProfileData.parse + generate_run_profile" \
+				"profq import + $(echo $TB_REPORTS | sed 's/ / + /g')" \
+				env PYTHONPATH="$TB" "$PY" "$TOP/bench/peer_tb.py" "$trace" :: \
+				sh -c "$CHAIN" sh "$WORK/t.db" "$trace" $TB_REPORTS
+			tb_med=$PEER_MED
 			echo "   end to end: $(ratio "$tb_med" "$MED") the plugin's speed (target >= 3x);" \
 				"profq import alone $(ratio "$tb_med" "$import")"
 		else
@@ -143,11 +156,11 @@ print("%.1f MB of JSON" % (sum(len(b) for b in iter(lambda: f.read(1 << 20), b""
 		if "$PY" "$TOP/bench/peers_check.py" hta "$WORK/$n.hta.json" "$WORK/$n.temporal-breakdown.csv" \
 			"$WORK/$n.idle-breakdown.csv" >"$WORK/check"; then
 			echo "check HTA: $(tail -1 "$WORK/check") (temporal and idle time breakdowns)"
-			wall "HTA: TraceAnalysis + temporal + idle breakdown" env PYTHONPATH="$HTA" \
-				"$PY" "$TOP/bench/peer_hta.py" "$WORK/hta-$n"
-			hta_med=$MED
-			wall "profq import + $(echo $HTA_REPORTS | sed 's/ / + /g')" sh -c "$CHAIN" sh \
-				"$WORK/t.db" "$trace" $HTA_REPORTS
+			pair "HTA: TraceAnalysis + temporal + idle breakdown" \
+				"profq import + $(echo $HTA_REPORTS | sed 's/ / + /g')" \
+				env PYTHONPATH="$HTA" "$PY" "$TOP/bench/peer_hta.py" "$WORK/hta-$n" :: \
+				sh -c "$CHAIN" sh "$WORK/t.db" "$trace" $HTA_REPORTS
+			hta_med=$PEER_MED
 			echo "   end to end: $(ratio "$hta_med" "$MED") HTA's speed (target >= 5x);" \
 				"profq import alone $(ratio "$hta_med" "$import")"
 		else
