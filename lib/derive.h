@@ -7,8 +7,8 @@
 /* Derived tables whose views are too slow, evaluated in C: compute holds their rows for the runs
  * the query runs selects, from a connection's committed data; insert writes table's rows of the
  * runs the query runs selects, possibly on another connection; release frees them. tb_op_sums
- * (derive_ops.c), tb_steps and tb_step_times (derive_steps.c), and hta_idle_breakdown, hta_temporal_breakdown and hta_comm_overlap for their
- * default options (derive_hta.c). */
+ * (derive_ops.c), tb_steps and tb_step_times (derive_steps.c), and hta_idle_breakdown,
+ * hta_temporal_breakdown and hta_comm_overlap for their default options (derive_hta.c). */
 typedef struct {
 	int (*compute)(sqlite3 *db, const char *runs, void **rows, pq_error *err);
 	int (*insert)(sqlite3 *db, const char *table, const char *runs, void *rows, pq_error *err);

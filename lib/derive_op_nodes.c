@@ -69,9 +69,9 @@ static int load_calls(sqlite3 *db, const char *runs, loader *l, pq_error *err)
 	sqlite3_stmt *st;
 	int rc;
 
-	if (pq_derive_prepare(db, "SELECT run_id, external_id, process_id, correlation_id, end_ns - start_ns "
-			 "FROM api_calls WHERE run_id IN (%s) AND api_kind = 0 AND external_id IS NOT NULL",
-			 runs, &st, err) != 0)
+	if (pq_derive_prepare(db, "SELECT run_id, external_id, process_id, correlation_id, "
+			      "end_ns - start_ns FROM api_calls WHERE run_id IN (%s) AND api_kind = 0 "
+			      "AND external_id IS NOT NULL", runs, &st, err) != 0)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		rcall *x;
