@@ -76,6 +76,10 @@ static inline int pq_derive_cmp(sqlite3_int64 a, sqlite3_int64 b)
 size_t pq_derive_distinct(sqlite3_int64 *ids, size_t n);
 /* The index of id in the sorted ids, or n. */
 size_t pq_derive_find(const sqlite3_int64 *ids, size_t n, sqlite3_int64 id);
+/* Of n elements of size bytes that begin with two sqlite3_int64 keys and are sorted by them, the
+ * first whose keys are not below (a, b), or n. */
+size_t pq_derive_lower_bound(const void *base, size_t n, size_t size, sqlite3_int64 a,
+			     sqlite3_int64 b);
 /* fmt (with one %s, where the query runs goes) prepared into *st: 0, or -1 with err set. */
 int pq_derive_prepare(sqlite3 *db, const char *fmt, const char *runs, sqlite3_stmt **st,
 		      pq_error *err);

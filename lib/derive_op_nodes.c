@@ -23,15 +23,16 @@ typedef struct {
 	size_t group;
 } rcall;
 
-/* Per (run, external id): the calls' time, the device time they launched, and the lowest node id
- * with that external id, the one node that owns them. */
+/* Per (run, external id) (the keys, first: pq_derive_lower_bound): the calls' time, the device
+ * time they launched, and the lowest node id with that external id, the one node that owns them. */
 typedef struct {
 	sqlite3_int64 run, ext, first;
 	int has_first;
 	double rt, dev, tc, k;
 } xgroup;
 
-/* A matchable call's process and correlation id, and its group. */
+/* A matchable call's process and correlation id (the keys, first: pq_derive_lower_bound), and
+ * its group. */
 typedef struct {
 	sqlite3_int64 process, corr;
 	size_t group;
@@ -118,16 +119,8 @@ static int load_calls(sqlite3 *db, const char *runs, loader *l, pq_error *err)
 static void add_device(loader *l, sqlite3_int64 process, sqlite3_int64 corr, double dur, int kernel,
 		       int tc)
 {
-	size_t lo = 0, hi = l->nby;
+	size_t lo = pq_derive_lower_bound(l->by_corr, l->nby, sizeof(corr_key), process, corr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const corr_key *x = &l->by_corr[mid];
-		if (x->process < process || (x->process == process && x->corr < corr))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (; lo < l->nby; lo++) {
 		const corr_key *x = &l->by_corr[lo];
 		xgroup *g = &l->g[x->group];
@@ -205,16 +198,8 @@ fail:
 /* The group of (run, ext), or NULL. */
 static xgroup *group_of(loader *l, sqlite3_int64 run, sqlite3_int64 ext)
 {
-	size_t lo = 0, hi = l->ng;
+	size_t lo = pq_derive_lower_bound(l->g, l->ng, sizeof(xgroup), run, ext);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const xgroup *g = &l->g[mid];
-		if (g->run < run || (g->run == run && g->ext < ext))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < l->ng && l->g[lo].run == run && l->g[lo].ext == ext ? &l->g[lo] : NULL;
 }
 

@@ -37,6 +37,24 @@ size_t pq_derive_find(const sqlite3_int64 *ids, size_t n, sqlite3_int64 id)
 	return lo < n && ids[lo] == id ? lo : n;
 }
 
+size_t pq_derive_lower_bound(const void *base, size_t n, size_t size, sqlite3_int64 a,
+			     sqlite3_int64 b)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		sqlite3_int64 k[2];
+
+		memcpy(k, (const char *)base + mid * size, sizeof(k));
+		if (k[0] < a || (k[0] == a && k[1] < b))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 int pq_derive_prepare(sqlite3 *db, const char *fmt, const char *runs, sqlite3_stmt **st,
 		      pq_error *err)
 {

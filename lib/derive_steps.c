@@ -38,7 +38,7 @@ typedef struct {
 	int has_dev;
 } hstep;
 
-typedef struct {
+typedef struct { /* a call in a host step: its keys first (pq_derive_lower_bound), the step */
 	sqlite3_int64 process, corr;
 	size_t idx;
 } stepped;
@@ -266,17 +266,7 @@ static int stepped_calls(const run_events *e, scratch *s)
 /* The first stepped call with (process, corr), or s->nsp. */
 static size_t first_stepped(const scratch *s, sqlite3_int64 process, sqlite3_int64 corr)
 {
-	size_t lo = 0, hi = s->nsp;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const stepped *x = &s->sp[mid];
-		if (x->process < process || (x->process == process && x->corr < corr))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return pq_derive_lower_bound(s->sp, s->nsp, sizeof(stepped), process, corr);
 }
 
 /* tb_plugin's steps of one run (v_tb_steps), appended to out. */
