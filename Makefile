@@ -16,7 +16,7 @@ WARN     := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wfor
 DEFS     := -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L
 # Recursive '=' so a `make deps` earlier in the same command line is seen.
 DEP_CFLAGS = $(shell $(PKG_CONFIG) --cflags sqlite3 libcjson zlib libcrypto)
-DEP_LIBS   = $(shell $(PKG_CONFIG) --libs sqlite3 libcjson zlib) -lstdc++ -lm -pthread
+DEP_LIBS   = $(shell $(PKG_CONFIG) --libs sqlite3 libcjson zlib simdjson) -lstdc++ -lm -pthread
 # Only the CLI hashes files (SHA-256 of imported files): the collector and the extension do not.
 CRYPTO_LIBS = $(shell $(PKG_CONFIG) --libs libcrypto)
 # libcurl is loaded at run time by the commands that talk to ClickHouse (lib/clickhouse_curl.c).
@@ -24,6 +24,15 @@ CURL_LIBS = -ldl
 # The extension reads JSON arguments with cJSON and demangles with the C++ runtime.
 EXT_LIBS   = $(shell $(PKG_CONFIG) --libs libcjson) -lstdc++ -lm
 ALL_CFLAGS = $(WARN) $(DEFS) -fPIC -MMD -MP -Ilib -Iext -Icli $(DEP_CFLAGS) $(CFLAGS)
+# The one C++ file, lib/json_fast.cc (simdjson behind a C interface), built by the C compiler's
+# C++ twin. No vptr (nor clang's function) checks: they need the sanitizers' C++ runtime, which
+# a C link leaves out.
+ifeq ($(origin CXX),default)
+  CXX := $(if $(findstring clang,$(CC)),clang++,g++)
+endif
+ALL_CXXFLAGS = -std=c++17 -Wall -Wextra -Wpedantic -Wshadow -Werror $(DEFS) -fPIC -MMD -MP -Ilib \
+	$(DEP_CFLAGS) $(shell $(PKG_CONFIG) --cflags simdjson) $(CFLAGS) -fno-sanitize=vptr \
+	$(if $(findstring clang,$(CXX)),-fno-sanitize=function)
 
 # lib/clickhouse_*.c talk HTTP through libcurl: only the CLI links them (not libprofq.a, so the
 # collector, the tests and the examples gain no libcurl dependency).
@@ -35,7 +44,8 @@ QUERIES  := $(sort $(wildcard queries/*.sql))
 CH_QUERIES := $(sort $(wildcard queries/clickhouse/*.sql))
 TEST_C   := $(wildcard tests/c/*_test.c)
 
-LIB_OBJS      := $(LIB_SRCS:%.c=$(B)/%.o) $(B)/gen/schema_sql.o
+LIB_OBJS      := $(LIB_SRCS:%.c=$(B)/%.o) $(patsubst %.cc,$(B)/%.o,$(wildcard lib/*.cc)) \
+		 $(B)/gen/schema_sql.o
 EXT_OBJS      := $(EXT_SRCS:%.c=$(B)/%.o)
 EXT_CORE_OBJS := $(EXT_SRCS:ext/%.c=$(B)/ext-core/%.o)
 CLI_OBJS      := $(CLI_SRCS:%.c=$(B)/%.o) $(CH_SRCS:%.c=$(B)/%.o) $(B)/gen/queries.o $(B)/gen/ch_queries.o
@@ -72,9 +82,9 @@ deps:
 	@sh scripts/install-deps.sh
 
 depcheck:
-	@$(PKG_CONFIG) --exists sqlite3 libcjson zlib libcrypto libcurl || { echo "profq: missing build \
-	dependencies (pkg-config modules sqlite3, libcjson, zlib, libcrypto, libcurl): run \
-	'make deps'" >&2; exit 1; }
+	@$(PKG_CONFIG) --exists sqlite3 libcjson zlib libcrypto libcurl simdjson || { echo "profq: \
+	missing build dependencies (pkg-config modules sqlite3, libcjson, zlib, libcrypto, libcurl, \
+	simdjson): run 'make deps'" >&2; exit 1; }
 
 # The views: schema/views.sql, then those of the reports with derived rows (scripts/report-view.sh).
 $(B)/gen/views.sql: schema/views.sql queries/temporal-breakdown.sql queries/idle-breakdown.sql \
@@ -104,6 +114,10 @@ $(CH_SRCS:%.c=$(B)/%.o): ALL_CFLAGS += $(shell $(PKG_CONFIG) --cflags libcurl)
 $(B)/%.o: %.c | depcheck
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(B)/%.o: %.cc | depcheck
+	@mkdir -p $(@D)
+	$(CXX) $(ALL_CXXFLAGS) -c -o $@ $<
 
 # Embedded files are long string literals, which GCC and Clang both take.
 $(B)/gen/%.o: $(B)/gen/%.c

@@ -1,10 +1,10 @@
 /* parse_bench.c - the ceiling of the Chrome import's first stage: read, inflate, scan and
- * cJSON-parse every event of a trace (chrome_reader, the import's own reader thread), with no
+ * parse every event of a trace (chrome_reader, the import's own reader thread), with no
  * rows and no SQLite; by default also digest each event (its members by name, ts/dur, an X
  * event's args text: the rest of the reader thread's work). Prints events, MB/s of decompressed
  * JSON over wall and CPU time.
  *
- *   build/bench/parse_bench [-n] TRACE.json[.gz]     (-n: scan and cJSON-parse only)
+ *   build/bench/parse_bench [-n] TRACE.json[.gz]     (-n: scan and parse only, args whole)
  */
 #include <stdio.h>
 #include <string.h>
@@ -73,8 +73,8 @@ int main(int argc, char **argv)
 	cpu_s = cpu() - c0;
 	printf("%s: %lld events (%lld bad), %.1f MB, "
 	       "wall %.2f s %.1f MB/s, cpu %.2f s %.1f MB/s\n",
-	       digest ? "reader stage (read + inflate + scan + cJSON + digest)"
-		      : "scan + cJSON only (read + inflate + scan + cJSON)",
+	       digest ? "reader stage (read + inflate + scan + parse + digest)"
+		      : "parse only (read + inflate + scan + parse)",
 	       events, bad, (double)bytes / 1e6, wall, (double)bytes / 1e6 / wall, cpu_s,
 	       (double)bytes / 1e6 / cpu_s);
 	return 0;

@@ -67,6 +67,15 @@ static int arg_of(const char *k)
 	return -1;
 }
 
+int chrome_arg_named(const char *key, size_t len)
+{
+	for (int i = 0; i < CA_N; i++)
+		if (chrome_arg_names[i][0] == key[0] && strlen(chrome_arg_names[i]) == len &&
+		    memcmp(chrome_arg_names[i], key, len) == 0)
+			return 1;
+	return 0;
+}
+
 const char *chrome_member_text(const char *text, const pq_chrome_members *mem, const char *key,
 			       size_t *len)
 {

@@ -35,6 +35,10 @@ enum chrome_arg {
 /* The key text of each chrome_arg ("External id", "est. achieved occupancy %", ...). */
 extern const char *const chrome_arg_names[CA_N];
 
+/* 1 when key[0..len) (decoded) is one of chrome_arg_names: the only args members an X event's
+ * digest reads (its args text is copied from the event's text), so the only ones parsed. */
+int chrome_arg_named(const char *key, size_t len);
+
 /* A time member: converted, absent, or wrong (the importer then says why). */
 enum chrome_time_state { CT_OK, CT_ABSENT, CT_BAD };
 

@@ -140,6 +140,22 @@ cJSON *pq_json_parse_in(pq_json_arena *a, const char *text, size_t n, size_t *er
 	return json;
 }
 
+cJSON *pq_json_parse_fast_in(pq_json_arena *a, pq_json_fast *f, const char *text, size_t n,
+			     pq_json_keep_fn keep, size_t *err_at)
+{
+	cJSON *json = NULL;
+	int oom;
+
+	if (f != NULL) {
+		pthread_once(&hooks_once, install_hooks);
+		current = a;
+		json = pq_json_fast_tree(f, text, n, keep, &oom);
+		current = NULL;
+	}
+	/* Refused (or out of memory): cJSON decides, as without simdjson. */
+	return json != NULL ? json : pq_json_parse_in(a, text, n, err_at);
+}
+
 cJSON *pq_json_parse(const char *text, size_t n)
 {
 	const char *src;

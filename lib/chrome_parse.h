@@ -17,6 +17,8 @@
 
 #include <cJSON.h>
 
+#include "json_fast.h"
+
 /* Blocks that hold parse trees: one grows to the largest content seen; overflow during a fill
  * goes to extra blocks, freed (and the main block resized) at the next reset. Zero-initialised
  * is empty. */
@@ -36,6 +38,12 @@ void pq_json_arena_free(pq_json_arena *a);
  * NULL when the text is not valid JSON, with *err_at (may be NULL) the offset of the byte where
  * cJSON stopped. */
 cJSON *pq_json_parse_in(pq_json_arena *a, const char *text, size_t n, size_t *err_at);
+
+/* pq_json_parse_in() with simdjson first (json_fast.h) when f is not NULL: the same tree, built
+ * from simdjson's document, for every text simdjson accepts; cJSON parses the others (and says
+ * where they fail). keep (may be NULL) limits the members built of the root's "args" objects. */
+cJSON *pq_json_parse_fast_in(pq_json_arena *a, pq_json_fast *f, const char *text, size_t n,
+			     pq_json_keep_fn keep, size_t *err_at);
 
 /* Parses text[0..n) with malloc'ed nodes (free with cJSON_Delete()); NULL when invalid. */
 cJSON *pq_json_parse(const char *text, size_t n);

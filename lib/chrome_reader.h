@@ -1,6 +1,7 @@
 /* chrome_reader.h - the first stage of the Chrome import: a thread that reads the document
- * (zlib, chrome_stream), finds its values, and cJSON-parses every event, handing batches of
- * parsed events to the importer's thread, which turns them into rows (import_chrome.c).
+ * (zlib, chrome_stream), finds its values, and parses every event (simdjson, with cJSON for
+ * what it refuses: json_fast.h) into a cJSON tree, handing batches of parsed events to the
+ * importer's thread, which turns them into rows (import_chrome.c).
  *
  * The two stages overlap on two cores: reading, inflating, scanning and parsing on one, rows and
  * SQLite on the other. Memory stays bounded: at most CHROME_READER_BATCHES batches exist, each
@@ -81,6 +82,7 @@ typedef struct chrome_reader {
 
 	chrome_batch *cur;           /* being filled (reader thread only) */
 	chrome_text scratch;         /* args text under construction (reader thread only) */
+	pq_json_fast *fast;          /* simdjson's buffers (reader thread only) */
 	int64_t index;               /* events seen */
 	int array_form, saw_events;
 	int digest;                  /* digest events (0: scan and parse only, for measuring) */
