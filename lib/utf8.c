@@ -1,6 +1,7 @@
 /* utf8.c - invalid UTF-8 replaced by U+FFFD (utf8.h). */
 #include "utf8.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,8 +49,16 @@ char *pq_utf8_fix(const char *s, size_t n, size_t *len)
 	char *copy;
 
 	*len = n;
-	while (i < n && (p[i] < 0x80 || sequence(p + i, n - i, &used) != 0))
+	for (;;) {
+		uint64_t w;
+
+		/* ASCII eight bytes at a time: most text is (kernel names, args JSON). */
+		while (n - i >= 8 && (memcpy(&w, p + i, 8), (w & UINT64_C(0x8080808080808080)) == 0))
+			i += 8;
+		if (i == n || (p[i] >= 0x80 && sequence(p + i, n - i, &used) == 0))
+			break;
 		i += p[i] < 0x80 ? 1 : used;
+	}
 	if (i == n)
 		return NULL;
 	/* Each replaced byte becomes at most 3: 3n bounds the copy. */
