@@ -7,7 +7,7 @@
 # temporary directory (removed at exit; nothing big is left in the repository), and imports it
 # with `profq import` under /usr/bin/time -v, plain and gzip-compressed. Prints MB/s of
 # uncompressed JSON (wall clock and CPU time) and the peak RSS. Then the ceiling of the import's
-# first stage on its own: build/bench/parse_bench reads, inflates, scans and cJSON-parses every
+# first stage on its own: build/bench/parse_bench reads, inflates, scans and parses every
 # event and writes nothing (-n: nothing else; without: also the digest the import's reader thread
 # makes of each event). From the two, an estimate of each stage's
 # CPU time: reader = parse_bench's, importer (rows, SQLite) = the import's CPU time minus that;

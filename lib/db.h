@@ -111,8 +111,9 @@ int pq_db_shadow_derived(sqlite3 *db, pq_error *err);
  * transaction, and some tables computed meanwhile by a second thread and connection (the file's
  * committed rows), since the import waits for the derived tables. no_host_ops: a run the writer
  * knows has no cpu_op, user_annotation or python_function range, whose tb_* tables are empty
- * without computing them (0: none). */
-int pq_db_derive_now(sqlite3 *db, int64_t no_host_ops, pq_error *err);
+ * without computing them (0: none); host_ops: how many such ranges the writer wrote (-1 when it
+ * does not know), which decides how much of the work runs at once (memory). */
+int pq_db_derive_now(sqlite3 *db, int64_t no_host_ops, int64_t host_ops, pq_error *err);
 
 /* The event tables' secondary indexes (schema/schema.sql's CREATE INDEX statements on event
  * tables), dropped before a bulk load and built again after it (db_indexes.c). Building joins the

@@ -10,6 +10,9 @@
  */
 #include "derive.h"
 
+#ifdef __GLIBC__
+#include <malloc.h> /* malloc_trim */
+#endif
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,13 +148,28 @@ static const job pool[] = {
 };
 #define NPOOL (sizeof(pool) / sizeof(pool[0]))
 
+/* Memory: the steps job and the operator sums each hold copies of the run's host ranges, calls
+ * and GPU events. Above this many host operator ranges (PROFQ_DERIVE_LARGE in the environment
+ * says another number: tests/reports/derived.t takes this path on small traces) they do not run
+ * at once: the worker takes the HTA and kernel jobs first and the operator sums once the steps
+ * are written, which on such runs balances the two CPUs as well, and the import's peak RSS on
+ * the 500 MB bench trace goes from ~330 to ~240 MB (bench/RESULTS.md). */
+#define OVERLAP_MAX_HOST_OPS 100000
+static const int small_order[NPOOL] = { 0, 1, 2 };
+static const int large_order[NPOOL] = { 1, 2, 0 };
+#define OP_SUMS 0 /* pool index */
+
 typedef struct {
 	char *path;
 	long long no_host_ops; /* pq_db_derive_now's */
 	pthread_t thread;
 	int running;
 	pthread_mutex_t lock;
-	size_t next;                    /* the next job of pool to take, under lock */
+	pthread_cond_t steps_written;   /* signalled when steps_done is set */
+	const int *order;               /* the order jobs of pool are taken in */
+	int large;                      /* OVERLAP_MAX_HOST_OPS exceeded */
+	int steps_done;                 /* the writer's steps job is over, under lock */
+	size_t next;                    /* the next job of order to take, under lock */
 	int taken[NPOOL];               /* by the worker */
 	int rc[NPOOL];                  /* the worker's: 0 when it holds the rows */
 	void *rows[NPOOL];              /* the rows it holds (hold) */
@@ -165,9 +183,28 @@ static int take(worker *w)
 
 	pthread_mutex_lock(&w->lock);
 	if (w->next < NPOOL)
-		i = (int)w->next++;
+		i = w->order[w->next++];
 	pthread_mutex_unlock(&w->lock);
 	return i;
+}
+
+/* The writer's steps job is over (or will not run): a large run's operator sums may start. */
+static void steps_over(worker *w)
+{
+	if (w == NULL)
+		return;
+	pthread_mutex_lock(&w->lock);
+	w->steps_done = 1;
+	pthread_cond_broadcast(&w->steps_written);
+	pthread_mutex_unlock(&w->lock);
+}
+
+static void wait_for_steps(worker *w)
+{
+	pthread_mutex_lock(&w->lock);
+	while (!w->steps_done)
+		pthread_cond_wait(&w->steps_written, &w->lock);
+	pthread_mutex_unlock(&w->lock);
 }
 
 /* The runs job j computes: its tables' pending runs but the skipped (TO_COMPUTE), together. */
@@ -233,6 +270,8 @@ static void *work(void *arg)
 	if (has_functions(db) && sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK) {
 		while ((i = take(w)) >= 0) {
 			w->taken[i] = 1;
+			if (w->large && i == OP_SUMS)
+				wait_for_steps(w);
 			job_runs(&pool[i], w->no_host_ops, runs, sizeof(runs));
 			w->rc[i] = hold(db, &pool[i], runs, &w->rows[i], &w->err);
 		}
@@ -369,8 +408,12 @@ static int derive(sqlite3 *db, worker *w, long long no_host_ops, pq_error *err)
 	unsigned shadows = 0;
 	int rc = 0, i;
 
-	for (size_t c = 0; c < NCHAIN && rc == 0; c++)
+	for (size_t c = 0; c < NCHAIN && rc == 0; c++) {
 		rc = run_job(db, &chain[c], NULL, -1, no_host_ops, &shadows, err);
+		if (c == 0)
+			steps_over(w);
+	}
+	steps_over(w); /* also when the chain failed: the worker must not wait for it */
 	if (w == NULL) {
 		for (size_t p = 0; p < NPOOL && rc == 0; p++)
 			rc = run_job(db, &pool[p], NULL, -1, no_host_ops, &shadows, err);
@@ -397,10 +440,38 @@ int pq_db_derive(sqlite3 *db, pq_error *err)
 	return can_derive(db) ? derive(db, NULL, 0, err) : 0;
 }
 
-int pq_db_derive_now(sqlite3 *db, int64_t no_host_ops, pq_error *err)
+/* The writer's page cache while a large run is derived: its rows are written, the derive reads
+ * them in a few passes, and the C jobs' arrays need the memory. */
+#define LARGE_DERIVE_CACHE_KIB 8192
+
+/* The writer's cache_size (PRAGMA units), to set back after a large run's derive. */
+static int cache_size(sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	int size = 0;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA cache_size", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		size = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return size;
+}
+
+static void set_cache_size(sqlite3 *db, int size)
+{
+	char sql[64];
+
+	snprintf(sql, sizeof(sql), "PRAGMA cache_size = %d", size);
+	sqlite3_exec(db, sql, NULL, NULL, NULL);
+}
+
+int pq_db_derive_now(sqlite3 *db, int64_t no_host_ops, int64_t host_ops, pq_error *err)
 {
 	const char *path = sqlite3_db_filename(db, "main");
-	worker w = { .no_host_ops = no_host_ops };
+	const char *knob = getenv("PROFQ_DERIVE_LARGE");
+	int large = host_ops > (knob != NULL ? atoll(knob) : OVERLAP_MAX_HOST_OPS), cache = 0;
+	worker w = { .no_host_ops = no_host_ops, .large = large,
+		     .order = large ? large_order : small_order };
 	int rc;
 
 	if (!can_derive(db))
@@ -408,12 +479,23 @@ int pq_db_derive_now(sqlite3 *db, int64_t no_host_ops, pq_error *err)
 	/* The write lock first: no other writer commits between the worker's snapshot and ours. */
 	if (pq_db_exec(db, "BEGIN IMMEDIATE", "cannot write the derived tables", err) != 0)
 		return -1;
+	if (large) { /* the pages given back to the system, not only to malloc */
+		cache = cache_size(db);
+		set_cache_size(db, -LARGE_DERIVE_CACHE_KIB);
+#ifdef __GLIBC__
+		malloc_trim(0);
+#endif
+	}
 	/* Part of the tables on the second CPU while this one does the rest. */
 	pthread_mutex_init(&w.lock, NULL);
+	pthread_cond_init(&w.steps_written, NULL);
 	if (path != NULL && path[0] != '\0' && (w.path = strdup(path)) != NULL)
 		w.running = pthread_create(&w.thread, NULL, work, &w) == 0;
 	rc = derive(db, w.running ? &w : NULL, no_host_ops, err);
 	join_worker(&w);
+	if (large && cache != 0)
+		set_cache_size(db, cache);
+	pthread_cond_destroy(&w.steps_written);
 	pthread_mutex_destroy(&w.lock);
 	free(w.path);
 	for (size_t i = 0; i < NPOOL; i++)

@@ -911,7 +911,8 @@ int pq_store_finish_run(pq_store *s, pq_error *err)
 	/* The finished run's derived tables (and those of any finished run that lacks them: a file
 	 * written before them, or whose definitions changed), in a transaction of their own: a crash
 	 * in between leaves a run the views compute from its events until the next write. */
-	if (pq_db_derive_now(s->db, s->rows_known && s->host_ops == 0 ? s->run_id : 0, err) != 0)
+	if (pq_db_derive_now(s->db, s->rows_known && s->host_ops == 0 ? s->run_id : 0,
+			     s->rows_known ? s->host_ops : -1, err) != 0)
 		return -1;
 	switch_to_wal(s);
 	s->run_id = 0;
