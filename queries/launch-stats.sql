@@ -25,31 +25,16 @@ sel AS (
   FROM runs WHERE :run IS NULL OR id = :run
 ),
 opt AS (SELECT coalesce(:mode, 'hta') = 'hta' AS hta, coalesce(:include_last_step, 0) AS keep_last),
-gpu AS (
-  SELECT k.run_id, k.process_id, k.correlation_id, k.start_ns, k.end_ns, n.value AS name
-  FROM kernels k JOIN strings n ON n.id = k.name_id WHERE k.run_id IN (SELECT run_id FROM sel)
-  UNION ALL SELECT run_id, process_id, correlation_id, start_ns, end_ns, operation FROM v_memcpys m
-   JOIN (SELECT id, process_id FROM memcpys) USING (id) WHERE run_id IN (SELECT run_id FROM sel)
-  UNION ALL SELECT run_id, process_id, correlation_id, start_ns, end_ns, operation FROM v_memsets m
-   JOIN (SELECT id, process_id FROM memsets) USING (id) WHERE run_id IN (SELECT run_id FROM sel)
-),
--- HTA's clock (hta_start_ns, hta_end_ns: the trace's ts rounded up, ts + dur rounded down, whole
--- µs since the run's offset) or ns (exact)
-gpu_m AS MATERIALIZED (
-  SELECT g.run_id, g.process_id, g.correlation_id, g.name,
-         CASE WHEN s.us THEN hta_start_ns(g.start_ns, s.off) ELSE g.start_ns END AS ts,
-         CASE WHEN s.us THEN hta_end_ns(g.start_ns, g.end_ns, s.off) ELSE g.end_ns END AS e
-  FROM gpu g JOIN sel s USING (run_id)
-),
 calls AS MATERIALIZED (
-  SELECT a.run_id, a.process_id, a.correlation_id, n.value AS name, a.start_ns,
+  SELECT a.run_id, s.rank, s.us, s.off, a.process_id, a.correlation_id, n.value AS name, a.start_ns,
          CASE WHEN s.us THEN hta_start_ns(a.start_ns, s.off) ELSE a.start_ns END AS ts,
          CASE WHEN s.us THEN hta_end_ns(a.start_ns, a.end_ns, s.off) ELSE a.end_ns END AS e
   FROM api_calls a JOIN sel s USING (run_id) JOIN strings n ON n.id = a.name_id
-  WHERE n.value IN ('cudaLaunchKernel', 'cudaLaunchKernelExC', 'cudaMemcpyAsync', 'cudaMemsetAsync')
+  WHERE a.name_id IN (SELECT id FROM strings WHERE value IN ('cudaLaunchKernel', 'cudaLaunchKernelExC',
+                                                             'cudaMemcpyAsync', 'cudaMemsetAsync'))
 ),
 steps AS (  -- every event named ProfilerStep#N, gpu_user_annotation projections included
-  SELECT r.run_id, n.value AS name,
+  SELECT s.run_id, n.value AS name,
          CASE WHEN s.us THEN hta_start_ns(r.start_ns, s.off) ELSE r.start_ns END AS ts,
          CASE WHEN s.us THEN hta_end_ns(r.start_ns, coalesce(r.end_ns, r.start_ns), s.off) ELSE r.end_ns END AS e
   FROM ranges r JOIN sel s ON s.run_id = +r.run_id  -- by the name index: a few rows
@@ -62,16 +47,33 @@ cut AS MATERIALIZED (  -- per run: the bound on launch times (hta), NULL when ev
          (SELECT CASE WHEN count(DISTINCT st.name) >= 2 THEN CASE WHEN o.keep_last = 0 THEN max(st.ts) ELSE max(st.e) END END
             FROM steps st WHERE st.run_id = s.run_id) AS bound
   FROM sel s, opt o
+),
+-- each launch's GPU events, found by the correlation indexes
+launched AS (
+  SELECT a.*, n.value AS kernel, k.start_ns AS gs, k.end_ns AS ge
+  FROM calls a JOIN kernels k ON k.process_id IS a.process_id AND k.correlation_id = a.correlation_id
+   AND +k.run_id = a.run_id JOIN strings n ON n.id = k.name_id
+  UNION ALL
+  SELECT a.*, '[CUDA memcpy ' || ck.label || ']', m.start_ns, m.end_ns
+  FROM calls a JOIN memcpys m ON m.process_id IS a.process_id AND m.correlation_id = a.correlation_id
+   AND +m.run_id = a.run_id JOIN copy_kinds ck ON ck.id = m.copy_kind
+  UNION ALL
+  SELECT a.*, '[CUDA memset]', m.start_ns, m.end_ns
+  FROM calls a JOIN memsets m ON m.process_id IS a.process_id AND m.correlation_id = a.correlation_id
+   AND +m.run_id = a.run_id
+),
+timed AS (
+  SELECT l.*, CASE WHEN l.us THEN hta_start_ns(l.gs, l.off) ELSE l.gs END AS gts,
+         CASE WHEN l.us THEN hta_end_ns(l.gs, l.ge, l.off) ELSE l.ge END AS ge_
+  FROM launched l
 )
-SELECT s.run_id, s.rank, a.correlation_id, a.name AS runtime, g.name AS kernel,
-       (a.e - a.ts) AS cpu_dur_ns, (g.e - g.ts) AS gpu_dur_ns,
-       max(0, g.ts - a.e) AS launch_delay_ns,
-       (g.e - g.ts) < (a.e - a.ts) AS short_kernel,
+SELECT a.run_id, a.rank, a.correlation_id, a.name AS runtime, a.kernel,
+       (a.e - a.ts) AS cpu_dur_ns, (a.ge_ - a.gts) AS gpu_dur_ns,
+       max(0, a.gts - a.e) AS launch_delay_ns,
+       (a.ge_ - a.gts) < (a.e - a.ts) AS short_kernel,
        (a.e - a.ts) > 1000 * coalesce(:runtime_cutoff_us, 50) AS runtime_outlier,
-       max(0, g.ts - a.e) > 1000 * coalesce(:launch_delay_cutoff_us, 100) AS launch_delay_outlier
-FROM calls a JOIN sel s USING (run_id) JOIN cut c USING (run_id)
-JOIN gpu_m g ON g.run_id = a.run_id AND g.process_id IS a.process_id AND g.correlation_id = a.correlation_id,
-(SELECT keep_last FROM opt) f
+       max(0, a.gts - a.e) > 1000 * coalesce(:launch_delay_cutoff_us, 100) AS launch_delay_outlier
+FROM timed a CROSS JOIN cut c ON c.run_id = a.run_id, (SELECT keep_last FROM opt) f
 WHERE c.bound IS NULL OR a.ts < c.bound OR (f.keep_last = 1 AND a.ts = c.bound)
-ORDER BY s.run_id, a.start_ns, a.correlation_id
+ORDER BY a.run_id, a.start_ns, a.correlation_id
 LIMIT coalesce(:limit, -1);
