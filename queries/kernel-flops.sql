@@ -33,33 +33,30 @@ sel AS (  -- the runs holding a PyTorch profiler trace
   SELECT id AS run_id FROM runs r WHERE (:run IS NULL OR id = :run)
     AND EXISTS (SELECT 1 FROM ranges x WHERE x.run_id = r.id AND x.kind IN (2, 3, 5))
 ),
-k AS MATERIALIZED (
-  SELECT k.id, k.run_id, k.device_id, k.process_id, k.correlation_id, k.start_ns, k.end_ns - k.start_ns AS dur,
-         n.value AS name, tensor_core_kernel(n.value) AS tc
-  FROM kernels k JOIN strings n ON n.id = k.name_id WHERE k.run_id IN (SELECT run_id FROM sel)
+k AS MATERIALIZED (  -- each kernel and its launching operator (rid), by the indexes
+  SELECT k.id, k.run_id, k.device_id, k.start_ns, k.end_ns - k.start_ns AS dur, k.name_id,
+         (SELECT r.id FROM api_calls a
+            JOIN ranges r ON r.external_id = a.external_id AND +r.run_id = k.run_id AND r.kind = 2
+           WHERE a.process_id = k.process_id AND a.correlation_id = k.correlation_id
+             AND +a.run_id = k.run_id AND a.api_kind = 0
+           ORDER BY r.start_ns DESC, r.end_ns ASC, r.id DESC LIMIT 1) AS rid
+  FROM kernels k WHERE k.run_id IN (SELECT run_id FROM sel)
 ),
-cand AS MATERIALIZED (  -- kernel -> runtime call -> cpu_op ranges with its external id
-  SELECT k.*, r.id AS rid,
-         row_number() OVER (PARTITION BY k.id ORDER BY r.start_ns DESC, r.end_ns ASC, r.id DESC) AS rn
-  FROM k LEFT JOIN api_calls a ON a.process_id = k.process_id AND a.correlation_id = k.correlation_id
-                              AND +a.run_id = k.run_id AND a.api_kind = 0
-  LEFT JOIN ranges r ON r.external_id = a.external_id AND +r.run_id = k.run_id AND r.kind = 2
+kw AS MATERIALIZED (  -- narrow rows: the window sorts little
+  SELECT k.*, count(*) OVER (PARTITION BY k.rid) AS nk, sum(k.dur) OVER (PARTITION BY k.rid) AS op_dur
+  FROM k
 ),
-launch AS MATERIALIZED (SELECT * FROM cand WHERE rn = 1),
-opk AS MATERIALIZED (
-  SELECT k.*, n.value AS op,
-         json_extract(r.args, '$."Input type"') AS types,
-         op_flops(n.value, coalesce(json_extract(r.args, '$."Input Dims"'), json_extract(r.args, '$."Input dims"')),
-                  json_extract(r.args, '$."Input type"'), json_extract(r.args, '$.flops')) AS op_fl,
-         op_bytes(n.value, coalesce(json_extract(r.args, '$."Input Dims"'), json_extract(r.args, '$."Input dims"')),
-                  json_extract(r.args, '$."Input type"')) AS op_by,
-         count(*) OVER (PARTITION BY k.rid) AS nk,
-         sum(k.dur) OVER (PARTITION BY k.rid) AS op_dur
-  FROM launch k
+opk AS (  -- the launching operator's inputs
+  SELECT k.*, m.value AS name, tensor_core_kernel(m.value) AS tc, n.value AS op,
+         coalesce(json_extract(r.args, '$."Input Dims"'), json_extract(r.args, '$."Input dims"')) AS dims,
+         json_extract(r.args, '$."Input type"') AS types, json_extract(r.args, '$.flops') AS recorded
+  FROM kw k JOIN strings m ON m.id = k.name_id
   LEFT JOIN ranges r ON r.id = k.rid LEFT JOIN strings n ON n.id = r.name_id
 ),
-prec AS (
-  SELECT o.*,
+prec_m AS MATERIALIZED (
+  SELECT o.id, o.run_id, o.device_id, o.start_ns, o.dur, o.name, o.tc, o.op, o.nk, o.op_dur,
+         op_flops(o.op, o.dims, o.types, o.recorded) AS op_fl,
+         op_bytes(o.op, o.dims, o.types) AS op_by,
          CASE (SELECT t.value FROM json_each(CASE WHEN json_valid(o.types) THEN o.types ELSE '[]' END) t
                 WHERE t.value IN ('c10::Half', 'c10::BFloat16', 'double', 'float', 'signed char', 'unsigned char')
                    OR t.value GLOB 'c10::Float8*' ORDER BY t.key LIMIT 1)
@@ -71,7 +68,6 @@ prec AS (
          END AS precision
   FROM opk o
 ),
-prec_m AS MATERIALIZED (SELECT * FROM prec),
 peaks AS MATERIALIZED (  -- the device lookups once per device and precision, not per kernel
   SELECT device_id, precision, device_peak_flops(device_id, precision) AS peak,
          device_peak_bandwidth(device_id) AS bw
