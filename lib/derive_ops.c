@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chrome_stream.h"
+
 typedef struct {
 	sqlite3_int64 run, name, host_total;
 	const char *shape; /* owned by the result's shapes array */
@@ -119,28 +121,109 @@ static void build_tree(onode *a, size_t n, int *stack)
 	}
 }
 
-/* The input shapes ("Input Dims") of the kind-2 nodes, by node id; sorted by id. */
+/* The view's value of args' member key (json_each's, the first member of that name) read off the
+ * text by the boundary scanner, for the common case: an array or object written minified, as the
+ * importer stores args (json_each renders such a value as its text). FOUND with the value's text,
+ * ABSENT (no such member, or null: the view then tries the next key), or UNDECIDED (a string or
+ * number, whitespace, an escaped key, text the scanner cannot read): then SQLite decides, with the
+ * view's own expression. */
+enum member { FOUND, ABSENT, UNDECIDED };
+
+static enum member member_text(const char *args, size_t n, const char *key, const char **v,
+			       size_t *vlen, char *scratch)
+{
+	pq_chrome_members m;
+	size_t len, kl = strlen(key);
+
+	if (pq_chrome_scan_value(args, n, 1, &len, &m) != PQ_SCAN_OK || args[0] != '{' ||
+	    m.truncated)
+		return UNDECIDED;
+	for (int i = 0; i < m.n; i++) {
+		const char *k = args + m.m[i].key, *t = args + m.m[i].val;
+		size_t tl = m.m[i].val_len;
+
+		if (memchr(k, '\\', m.m[i].key_len) != NULL)
+			return UNDECIDED;
+		if (m.m[i].key_len != kl || memcmp(k, key, kl) != 0)
+			continue;
+		if (tl == 4 && memcmp(t, "null", 4) == 0)
+			return ABSENT;
+		if ((t[0] != '[' && t[0] != '{') || pq_chrome_minify(t, tl, scratch) != tl)
+			return UNDECIDED;
+		*v = t;
+		*vlen = tl;
+		return FOUND;
+	}
+	return ABSENT;
+}
+
+/* v_tb_op_sums' input shape of an args text ?1 (schema/views.sql, stats). */
+#define SHAPE_SQL "SELECT coalesce((SELECT value FROM json_each(?1) WHERE key = 'Input Dims'), " \
+		  "(SELECT value FROM json_each(?1) WHERE key = 'Input dims'), '[]')"
+
+/* The input shapes ("Input Dims", else "Input dims", else "[]") of the kind-2 nodes, by node id;
+ * sorted by id. Parsing each op's args JSON in SQL was most of this job. */
 static int load_shapes(sqlite3 *db, const char *pending, sqlite3_int64 **ids, char ***shapes,
 		       size_t *n, pq_error *err)
 {
-	char *sql = sqlite3_mprintf("SELECT id, coalesce(json_extract(args, '$.\"Input Dims\"'), "
-				    "json_extract(args, '$.\"Input dims\"'), '[]') FROM ranges "
-				    "WHERE run_id IN (%s) AND kind = 2 ORDER BY id", pending);
-	sqlite3_stmt *st = NULL;
-	size_t cap = 0;
+	char *sql = sqlite3_mprintf("SELECT id, args FROM ranges WHERE run_id IN (%s) AND kind = 2 "
+				    "ORDER BY id", pending);
+	char *exact = sqlite3_mprintf("%s", SHAPE_SQL);
+	sqlite3_stmt *st = NULL, *ex = NULL;
+	char *scratch = NULL;
+	size_t cap = 0, scap = 0;
 	int rc;
 
 	*ids = NULL;
 	*shapes = NULL;
 	*n = 0;
-	if (sql == NULL)
+	if (sql == NULL || exact == NULL) {
+		sqlite3_free(sql);
+		sqlite3_free(exact);
 		return pq_fail(err, "out of memory");
+	}
 	rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(db, exact, -1, &ex, NULL);
 	sqlite3_free(sql);
-	if (rc != SQLITE_OK)
+	sqlite3_free(exact);
+	if (rc != SQLITE_OK) {
+		sqlite3_finalize(st);
 		return pq_derive_fail(db, err);
+	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *t = (const char *)sqlite3_column_text(st, 1);
+		const char *args = (const char *)sqlite3_column_text(st, 1), *v = "[]";
+		size_t an = (size_t)sqlite3_column_bytes(st, 1), vl = 2;
+		enum member got = ABSENT;
+		char *shape;
+
+		if (args != NULL && sqlite3_column_type(st, 1) == SQLITE_TEXT) {
+			if (an + 1 > scap) {
+				char *p = realloc(scratch, an + 1);
+				if (p == NULL) {
+					rc = SQLITE_NOMEM;
+					break;
+				}
+				scratch = p;
+				scap = an + 1;
+			}
+			got = member_text(args, an, "Input Dims", &v, &vl, scratch);
+			if (got == ABSENT)
+				got = member_text(args, an, "Input dims", &v, &vl, scratch);
+			if (got == ABSENT) {
+				v = "[]";
+				vl = 2;
+			}
+		} else if (args != NULL) {
+			got = UNDECIDED;
+		}
+		if (got == UNDECIDED) {
+			sqlite3_bind_value(ex, 1, sqlite3_column_value(st, 1));
+			if ((rc = sqlite3_step(ex)) != SQLITE_ROW)
+				break; /* an error: one row always comes */
+			v = (const char *)sqlite3_column_text(ex, 0);
+			vl = v != NULL ? (size_t)sqlite3_column_bytes(ex, 0) : 0;
+		}
 		if (*n == cap) {
 			size_t nc = cap ? cap * 2 : 1024;
 			sqlite3_int64 *ni = realloc(*ids, nc * sizeof(**ids));
@@ -157,16 +240,26 @@ static int load_shapes(sqlite3 *db, const char *pending, sqlite3_int64 **ids, ch
 			*shapes = ns;
 			cap = nc;
 		}
-		(*ids)[*n] = sqlite3_column_int64(st, 0);
-		if (((*shapes)[*n] = strdup(t != NULL ? t : "[]")) == NULL) {
+		if ((shape = malloc(vl + 1)) == NULL) {
 			rc = SQLITE_NOMEM;
 			break;
 		}
-		(*n)++;
+		memcpy(shape, v, vl);
+		shape[vl] = '\0';
+		(*ids)[*n] = sqlite3_column_int64(st, 0);
+		(*shapes)[(*n)++] = shape;
+		if (got == UNDECIDED)
+			sqlite3_reset(ex);
 	}
+	free(scratch);
+	if (rc != SQLITE_DONE) { /* the message first: finalizing could replace it */
+		rc = rc == SQLITE_NOMEM ? pq_fail(err, "out of memory") : pq_derive_fail(db, err);
+		sqlite3_finalize(ex);
+		sqlite3_finalize(st);
+		return rc;
+	}
+	sqlite3_finalize(ex);
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return rc == SQLITE_NOMEM ? pq_fail(err, "out of memory") : pq_derive_fail(db, err);
 	return 0;
 }
 

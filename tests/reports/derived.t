@@ -28,6 +28,24 @@ check() { # DB: each table's stored rows are its view's
 }
 check all.db
 
+# The input shapes tb_op_sums groups by are read off the args text by lib/derive_ops.c when the
+# value is a minified array or object, else by json_extract, as the view reads them: args rewritten
+# with spaces, a string, null, lowercase "Input dims", a duplicate key, an escaped key, an array,
+# none; the next import derives the runs again (derived_runs emptied).
+cp all.db shapes.db
+sqlite shapes.db "UPDATE ranges SET args = CASE id % 8
+  WHEN 0 THEN replace(args, ',', ' , ')
+  WHEN 1 THEN json_set(args, '\$.\"Input Dims\"', 'text')
+  WHEN 2 THEN json_set(args, '\$.\"Input Dims\"', json('null'))
+  WHEN 3 THEN replace(args, '\"Input Dims\"', '\"Input dims\"')
+  WHEN 4 THEN '{\"Input Dims\":[[' || id || ']],\"Input Dims\":[[2]]}'
+  WHEN 5 THEN replace(args, '\"Input Dims\"', '\"Input\\u0020Dims\"')
+  WHEN 6 THEN NULL ELSE '[1,2]' END WHERE kind = 2 AND id % 3 = 0; DELETE FROM derived_runs"
+is "$(sqlite shapes.db "SELECT count(DISTINCT id % 8) FROM ranges WHERE kind = 2 AND id % 3 = 0")" 8 "every rewrite is there"
+"$PROFQ" import -q -o shapes.db "$GM" --again >/dev/null
+ok $? "another import derives every run again"
+check shapes.db
+
 # A large run (over 100 k host operator ranges) is derived in another order, the operator sums
 # only once the steps are written, with less page cache (memory): PROFQ_DERIVE_LARGE=0 takes that
 # path on these traces. Every table holds the same rows.
