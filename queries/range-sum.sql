@@ -25,12 +25,14 @@ WITH sel AS (
     SELECT coalesce(ru.end_ns - ru.start_ns, max(s.end_ns) - min(s.start_ns)) AS w
     FROM sel s JOIN runs ru ON ru.id = s.run_id GROUP BY s.run_id)
 )
-SELECT n.value AS name, rk.name AS kind, count(*) AS count,
-       round(avg(s.end_ns - s.start_ns), 1) AS mean_ns, sum(s.end_ns - s.start_ns) AS total_ns,
-       round(100.0 * sum(s.end_ns - s.start_ns) / (SELECT ns FROM wall), 2) AS wall_pct
-FROM sel s
-JOIN strings n ON n.id = s.name_id
-JOIN range_kinds rk ON rk.id = s.kind
-GROUP BY s.name_id, s.kind
-ORDER BY total_ns DESC, count DESC, name
+SELECT n.value AS name, rk.name AS kind, g.count, g.mean_ns, g.total_ns,
+       round(100.0 * g.total_ns / (SELECT ns FROM wall), 2) AS wall_pct
+FROM (  -- grouped first: a name looked up once a group, not once a range
+  SELECT s.name_id, s.kind, count(*) AS count, round(avg(s.end_ns - s.start_ns), 1) AS mean_ns,
+         sum(s.end_ns - s.start_ns) AS total_ns
+  FROM sel s GROUP BY s.name_id, s.kind
+) g
+JOIN strings n ON n.id = g.name_id
+JOIN range_kinds rk ON rk.id = g.kind
+ORDER BY g.total_ns DESC, g.count DESC, name
 LIMIT coalesce(:limit, -1);
