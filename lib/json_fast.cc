@@ -77,7 +77,8 @@ struct builder {
 	bool int_zero = false;   // an INT64 0 was built: it may have been written "-0"
 
 	cJSON *value(element e, int depth);
-	cJSON *object(element e, int depth);
+	// An object, with only the members only() accepts when it is given.
+	cJSON *object(element e, int depth, pq_json_keep_fn only = nullptr);
 	cJSON *array(element e, int depth);
 };
 
@@ -125,7 +126,7 @@ cJSON *builder::value(element e, int depth)
 	return item;
 }
 
-cJSON *builder::object(element e, int depth)
+cJSON *builder::object(element e, int depth, pq_json_keep_fn only)
 {
 	cJSON *o = cJSON_CreateObject();
 
@@ -136,39 +137,17 @@ cJSON *builder::object(element e, int depth)
 	simdjson::dom::object members = e.get_object().value_unsafe();
 
 	for (auto field : members) {
-		// The root's "args" objects: only the members the caller reads.
-		bool filter = keep != nullptr && depth == 0 && field.key == "args" &&
-			      field.value.type() == element_type::OBJECT;
 		cJSON *item;
 		const char *k;
 
-		if (filter) {
-			item = cJSON_CreateObject();
-			if (item == nullptr) {
-				oom = true;
-			} else {
-				simdjson::dom::object args = field.value.get_object().value_unsafe();
-
-				for (auto arg : args) {
-					cJSON *v;
-					const char *ak;
-
-					if (!keep(arg.key.data(), arg.key.size()))
-						continue;
-					v = value(arg.value, depth + 2);
-					ak = v != nullptr ? c_text(f, arg.key, arg.key.data(), &oom) : nullptr;
-					if (ak == nullptr || !cJSON_AddItemToObject(item, ak, v)) {
-						cJSON_Delete(v);
-						cJSON_Delete(item);
-						item = nullptr;
-						oom = true;
-						break;
-					}
-				}
-			}
-		} else {
+		if (only != nullptr && !only(field.key.data(), field.key.size()))
+			continue;
+		// The root's "args" objects: only the members the caller reads.
+		if (keep != nullptr && depth == 0 && field.key == "args" &&
+		    field.value.type() == element_type::OBJECT)
+			item = object(field.value, depth + 1, keep);
+		else
 			item = value(field.value, depth + 1);
-		}
 		k = item != nullptr ? c_text(f, field.key, field.key.data(), &oom) : nullptr;
 		if (k == nullptr || !cJSON_AddItemToObject(o, k, item)) {
 			cJSON_Delete(item);
