@@ -125,26 +125,22 @@ static void build_tree(onode *a, size_t n, int *stack)
  * text by the boundary scanner, for the common case: an array or object written minified, as the
  * importer stores args (json_each renders such a value as its text). FOUND with the value's text,
  * ABSENT (no such member, or null: the view then tries the next key), or UNDECIDED (a string or
- * number, whitespace, an escaped key, text the scanner cannot read): then SQLite decides, with the
- * view's own expression. */
+ * number, whitespace, an escaped key): then SQLite decides, with the view's own expression. m:
+ * the scanner's members of args. */
 enum member { FOUND, ABSENT, UNDECIDED };
 
-static enum member member_text(const char *args, size_t n, const char *key, const char **v,
-			       size_t *vlen, char *scratch)
+static enum member member_text(const char *args, const pq_chrome_members *m, const char *key,
+			       const char **v, size_t *vlen, char *scratch)
 {
-	pq_chrome_members m;
-	size_t len, kl = strlen(key);
+	size_t kl = strlen(key);
 
-	if (pq_chrome_scan_value(args, n, 1, &len, &m) != PQ_SCAN_OK || args[0] != '{' ||
-	    m.truncated)
-		return UNDECIDED;
-	for (int i = 0; i < m.n; i++) {
-		const char *k = args + m.m[i].key, *t = args + m.m[i].val;
-		size_t tl = m.m[i].val_len;
+	for (int i = 0; i < m->n; i++) {
+		const char *k = args + m->m[i].key, *t = args + m->m[i].val;
+		size_t tl = m->m[i].val_len;
 
-		if (memchr(k, '\\', m.m[i].key_len) != NULL)
+		if (memchr(k, '\\', m->m[i].key_len) != NULL)
 			return UNDECIDED;
-		if (m.m[i].key_len != kl || memcmp(k, key, kl) != 0)
+		if (m->m[i].key_len != kl || memcmp(k, key, kl) != 0)
 			continue;
 		if (tl == 4 && memcmp(t, "null", 4) == 0)
 			return ABSENT;
@@ -195,7 +191,9 @@ static int load_shapes(sqlite3 *db, const char *pending, sqlite3_int64 **ids, ch
 		const char *args = (const char *)sqlite3_column_text(st, 1), *v = "[]";
 		size_t an = (size_t)sqlite3_column_bytes(st, 1), vl = 2;
 		enum member got = ABSENT;
+		pq_chrome_members m;
 		char *shape;
+		size_t len;
 
 		if (args != NULL && sqlite3_column_type(st, 1) == SQLITE_TEXT) {
 			if (an + 1 > scap) {
@@ -207,9 +205,12 @@ static int load_shapes(sqlite3 *db, const char *pending, sqlite3_int64 **ids, ch
 				scratch = p;
 				scap = an + 1;
 			}
-			got = member_text(args, an, "Input Dims", &v, &vl, scratch);
-			if (got == ABSENT)
-				got = member_text(args, an, "Input dims", &v, &vl, scratch);
+			/* one scan of the args' members for both keys */
+			if (pq_chrome_scan_value(args, an, 1, &len, &m) != PQ_SCAN_OK ||
+			    args[0] != '{' || m.truncated)
+				got = UNDECIDED;
+			else if ((got = member_text(args, &m, "Input Dims", &v, &vl, scratch)) == ABSENT)
+				got = member_text(args, &m, "Input dims", &v, &vl, scratch);
 			if (got == ABSENT) {
 				v = "[]";
 				vl = 2;
