@@ -2,6 +2,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -58,26 +59,49 @@ static void summary(const char *path, enum pq_import_format f, const pq_import_s
 	fputc('\n', stderr);
 }
 
-/* Imports one file, or skips it (1) when its bytes are already a run of the database. */
+static const char *hashed(void *hasher, pq_error *err)
+{
+	return pq_file_hasher_wait(hasher, err);
+}
+
+/* The file's size when it is a regular file, else 0 (unknown). */
+static int64_t file_bytes(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (int64_t)st.st_size : 0;
+}
+
+/* Imports one file, or skips it (1) when its bytes are already a run of the database. The hash
+ * comes first only when a run of the database may hold the file (one of the same size, or one
+ * without a size); otherwise it is computed beside the import and stored when the run is
+ * finished. */
 static int import_one(pq_store *s, const char *path, const char *out, int keep_going, int again,
 		      pq_error *err)
 {
 	pq_import_options opt = { 0 };
 	pq_import_stats stats = { 0 };
 	enum pq_import_format f;
+	pq_file_hasher hasher;
 	pq_meter meter;
 	char what[256];
 	char sha[65];
 	int64_t run = 0;
-	int rc;
+	int rc, beside;
 
 	snprintf(what, sizeof(what), "importing %s", path);
 	pq_meter_start(&meter, what);
 	f = pq_import_detect(path, err);
 	if (f == PQ_IMPORT_UNKNOWN)
 		return -1;
-	if (pq_file_sha256(path, sha, err) != 0 ||
-	    (!again && pq_store_find_metadata(s, "source_sha256", sha, &run, err) != 0))
+	opt.source_bytes = file_bytes(path);
+	if (!again && opt.source_bytes > 0 &&
+	    pq_store_find_source_size(s, opt.source_bytes, &run, err) != 0)
+		return -1;
+	beside = opt.source_bytes > 0 && (again || run == 0);
+	run = 0;
+	if (!beside && (pq_file_sha256(path, sha, err) != 0 ||
+			(!again && pq_store_find_metadata(s, "source_sha256", sha, &run, err) != 0)))
 		return -1;
 	if (run != 0) {
 		if (pq_meter_mode() != PQ_METER_QUIET)
@@ -85,7 +109,13 @@ static int import_one(pq_store *s, const char *path, const char *out, int keep_g
 				"it again)\n", path, (long long)run, out);
 		return 1;
 	}
-	opt.source_sha256 = sha;
+	if (beside) {
+		if (pq_file_hasher_start(&hasher, path, err) != 0)
+			return -1;
+		pq_store_set_late_metadata(s, "source_sha256", hashed, &hasher);
+	} else {
+		opt.source_sha256 = sha;
+	}
 	opt.keep_going = keep_going;
 	opt.progress = pq_meter_progress(&meter);
 	pq_store_set_progress(s, &opt.progress);
@@ -95,6 +125,10 @@ static int import_one(pq_store *s, const char *path, const char *out, int keep_g
 	else
 		rc = pq_import_nsys(s, path, &opt, &stats, err);
 	pq_store_set_progress(s, NULL);
+	if (beside) {
+		pq_store_set_late_metadata(s, NULL, NULL, NULL);
+		pq_file_hasher_stop(&hasher);
+	}
 	pq_meter_stop(&meter);
 	if (rc != 0)
 		return -1;

@@ -32,8 +32,11 @@ typedef struct pq_import_options {
 	pq_progress progress;
 	/* Count, skip and record (as run metadata) bad events instead of failing the import. */
 	int keep_going;
-	/* The SHA-256 of the file (hex), stored as run metadata `source_sha256`; may be NULL. */
+	/* The SHA-256 of the file (hex), stored as run metadata `source_sha256`; may be NULL (the
+	 * caller may give it later: pq_store_set_late_metadata). */
 	const char *source_sha256;
+	/* The file's size in bytes, stored as run metadata `source_bytes` when > 0. */
+	int64_t source_bytes;
 } pq_import_options;
 
 enum pq_import_format { PQ_IMPORT_UNKNOWN, PQ_IMPORT_CHROME_JSON, PQ_IMPORT_NSYS_SQLITE };
@@ -45,6 +48,10 @@ enum pq_import_format pq_import_detect(const char *path, pq_error *err);
 /* A rough count of the rows importing the file will write, from its size (what
  * pq_store_expect_rows() wants); 0 when the file cannot be read. */
 int64_t pq_import_expected_rows(const char *path, enum pq_import_format f);
+
+/* Stores what opt knows of the source file as the open run's metadata (source_sha256,
+ * source_bytes): each importer's, once its run has begun. */
+int pq_import_source_metadata(pq_store *s, const pq_import_options *opt, pq_error *err);
 
 /* Chrome trace-event JSON (.json or .json.gz): PyTorch profiler / Kineto, JAX, other producers. */
 int pq_import_chrome(pq_store *s, const char *path, const pq_import_options *opt,

@@ -331,8 +331,7 @@ static int begin_run(importer *im)
 		if (apply_key(im, v->string, v) != 0)
 			return -1;
 	}
-	if (im->opt->source_sha256 != NULL &&
-	    pq_store_set_metadata(im->s, "source_sha256", im->opt->source_sha256, im->err) != 0)
+	if (pq_import_source_metadata(im->s, im->opt, im->err) != 0)
 		return -1;
 	return pq_store_set_metadata(im->s, "import.time_base", im->time_rule, im->err);
 }

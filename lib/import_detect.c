@@ -1,4 +1,5 @@
-/* import_detect.c - telling a Chrome trace from an Nsight Systems export by content. */
+/* import_detect.c - what importers share about their source file: its format told by content,
+ * its expected rows, the run metadata describing it. */
 #include "import.h"
 
 #include <errno.h>
@@ -128,4 +129,17 @@ int64_t pq_import_expected_rows(const char *path, enum pq_import_format f)
 		bytes = gzip_size(fp, bytes);
 	fclose(fp);
 	return bytes / (f == PQ_IMPORT_NSYS_SQLITE ? NSYS_BYTES_PER_ROW : JSON_BYTES_PER_ROW);
+}
+
+int pq_import_source_metadata(pq_store *s, const pq_import_options *opt, pq_error *err)
+{
+	if (opt == NULL)
+		return 0;
+	if (opt->source_sha256 != NULL &&
+	    pq_store_set_metadata(s, "source_sha256", opt->source_sha256, err) != 0)
+		return -1;
+	if (opt->source_bytes > 0 &&
+	    pq_store_set_metadata_int(s, "source_bytes", opt->source_bytes, err) != 0)
+		return -1;
+	return 0;
 }

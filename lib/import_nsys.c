@@ -102,8 +102,7 @@ static int import(nsys_ctx *c)
 	info.time_offset_ns = c->offset;
 	if (pq_store_begin_run(c->s, &info, &c->stats->run_id, c->err) != 0)
 		return -1;
-	if (c->opt != NULL && c->opt->source_sha256 != NULL &&
-	    pq_store_set_metadata(c->s, "source_sha256", c->opt->source_sha256, c->err) != 0)
+	if (pq_import_source_metadata(c->s, c->opt, c->err) != 0)
 		return -1;
 	if (c->opt != NULL)
 		pq_progress_report(&c->opt->progress, PQ_PHASE_WRITE, 0, c->total);

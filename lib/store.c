@@ -24,7 +24,7 @@ enum stmt_id {
 	Q_STRING_INSERT, Q_STRING_SELECT, Q_PROCESS_INSERT, Q_PROCESS_NAME, Q_PROCESS_SORT,
 	Q_THREAD_INSERT, Q_THREAD_NAME, Q_THREAD_SORT, Q_DEVICE_SELECT, Q_DEVICE_INSERT,
 	Q_STREAM_INSERT, Q_DOMAIN_INSERT, Q_CATEGORY_UPSERT, Q_METADATA_UPSERT, Q_RUN_EXISTS,
-	Q_RANGE_END, Q_METADATA_FIND, Q_COUNT_STMTS
+	Q_RANGE_END, Q_METADATA_FIND, Q_SOURCE_SIZE_FIND, Q_COUNT_STMTS
 };
 
 /* Dimension rows may already exist: written by another process recording into the same run, or by
@@ -56,6 +56,9 @@ static const char *const sql_text[Q_COUNT_STMTS] = {
 	[Q_RANGE_END] = "UPDATE ranges SET end_ns = ?2, end_thread_id = coalesce(?3, end_thread_id) "
 			"WHERE id = ?1 AND run_id = ?4",
 	[Q_METADATA_FIND] = "SELECT min(run_id) FROM run_metadata WHERE key = ?1 AND value = ?2",
+	[Q_SOURCE_SIZE_FIND] = "SELECT min(h.run_id) FROM run_metadata h LEFT JOIN run_metadata b "
+			       "ON b.run_id = h.run_id AND b.key = 'source_bytes' "
+			       "WHERE h.key = 'source_sha256' AND (b.value IS NULL OR b.value = ?1)",
 };
 
 /* A text pq_store_intern was last given at a pointer, and the strings map's copy of it. Callers
@@ -95,6 +98,9 @@ struct pq_store {
 	uint64_t strings_epoch;   /* pq_store_strings_epoch */
 	pq_map dims;           /* "<kind>|<key>" -> id, cleared with each new run */
 	pq_progress progress;     /* pq_store_set_progress() */
+	const char *late_key;     /* pq_store_set_late_metadata() */
+	pq_late_value late_get;
+	void *late_ctx;
 };
 
 /* The cached statement q, reset and unbound; NULL (with err set) when it cannot be prepared. */
@@ -829,24 +835,48 @@ int pq_store_set_metadata_int(pq_store *s, const char *key, int64_t value, pq_er
 	return set_metadata(s, key, NULL, value, err);
 }
 
-int pq_store_find_metadata(pq_store *s, const char *key, const char *value, int64_t *run_id,
-			   pq_error *err)
+/* The run id of a min(run_id) query, 0 for none. */
+static int first_run(pq_store *s, sqlite3_stmt *st, int64_t *run_id, pq_error *err)
 {
-	sqlite3_stmt *st = stmt(s, Q_METADATA_FIND, err);
-	int rc;
+	int rc = sqlite3_step(st);
 
-	*run_id = 0;
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, value, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
 		*run_id = sqlite3_column_int64(st, 0);
 	sqlite3_reset(st);
 	if (rc != SQLITE_ROW)
 		return pq_fail(err, "cannot read the run metadata: %s", sqlite3_errmsg(s->db));
 	return 0;
+}
+
+int pq_store_find_metadata(pq_store *s, const char *key, const char *value, int64_t *run_id,
+			   pq_error *err)
+{
+	sqlite3_stmt *st = stmt(s, Q_METADATA_FIND, err);
+
+	*run_id = 0;
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, value, -1, SQLITE_STATIC);
+	return first_run(s, st, run_id, err);
+}
+
+int pq_store_find_source_size(pq_store *s, int64_t bytes, int64_t *run_id, pq_error *err)
+{
+	sqlite3_stmt *st = stmt(s, Q_SOURCE_SIZE_FIND, err);
+
+	*run_id = 0;
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, bytes);
+	return first_run(s, st, run_id, err);
+}
+
+void pq_store_set_late_metadata(pq_store *s, const char *key, pq_late_value get, void *ctx)
+{
+	s->late_key = key;
+	s->late_get = get;
+	s->late_ctx = ctx;
 }
 
 int pq_store_set_run_span(pq_store *s, int64_t start_ns, int64_t end_ns, pq_error *err)
@@ -896,6 +926,12 @@ int pq_store_finish_run(pq_store *s, pq_error *err)
 	 * could build them leaves the file without, and the next finished run repairs that. */
 	if (pq_store_build_indexes(s, err) != 0)
 		return -1;
+	if (s->late_get != NULL) {
+		const char *v = s->late_get(s->late_ctx, err);
+
+		if (v == NULL || pq_store_set_metadata(s, s->late_key, v, err) != 0)
+			return -1;
+	}
 	pq_progress_report(&s->progress, PQ_PHASE_COMMIT, 0, 0);
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
 		return fail_db(s, err, "cannot finish the run");

@@ -218,6 +218,18 @@ int pq_store_set_metadata_int(pq_store *s, const char *key, int64_t value, pq_er
 int pq_store_find_metadata(pq_store *s, const char *key, const char *value, int64_t *run_id,
 			   pq_error *err);
 
+/* The lowest run of the file that may hold a file of this many bytes: one whose source_bytes is
+ * that size, or that has a source_sha256 without a source_bytes (runs imported before profq kept
+ * the size); 0 in *run_id when none. Tells whether hashing a file must come before importing it. */
+int pq_store_find_source_size(pq_store *s, int64_t bytes, int64_t *run_id, pq_error *err);
+
+/* Run metadata whose value is known late (a file's hash computed while the file is imported):
+ * get is called when a run is finished, after its indexes are built and before its commit, and
+ * what it returns is stored under key; it returns NULL with err set to fail the run. Stays set
+ * for every run finished until it is set again (get NULL: none). key must outlive it. */
+typedef const char *(*pq_late_value)(void *ctx, pq_error *err);
+void pq_store_set_late_metadata(pq_store *s, const char *key, pq_late_value get, void *ctx);
+
 /* Commits the pending transaction now. */
 int pq_store_commit(pq_store *s, pq_error *err);
 

@@ -1,7 +1,9 @@
 #!/bin/sh
 # A file whose bytes are already a run of the database is skipped with a message (exit 0), unless
 # --again; the run keeps the file's SHA-256 as run_metadata source_sha256 (checked against
-# sha256sum). Chrome JSON plain and gzip, and an nsys export.
+# sha256sum) and its size as source_bytes. The hash is computed beside the import unless a run of
+# the same size (or without a size) may be the file: both ways give sha256sum's hash. Chrome JSON
+# plain and gzip, and an nsys export.
 . "${0%/*}/../lib.sh"
 cd "$TMP"
 command -v sha256sum >/dev/null || skip_all "no sha256sum"
@@ -14,14 +16,16 @@ EOF
 gzip -c t.json >t.json.gz
 NSYS=$DATA/nsys/mock.sqlite
 runs() { sqlite "$1" "SELECT count(*) FROM runs"; }
+meta() { sqlite "$1" "SELECT value FROM run_metadata WHERE run_id = $2 AND key = '$3'"; }
+sha() { sha256sum <"$1" | cut -d' ' -f1; }
 
 for f in t.json t.json.gz "$NSYS"; do
 	name=$(basename "$f")
 	[ -f "$f" ] || { skip "$name" "absent"; continue; }
 	db=$TMP/$name.db
 	"$PROFQ" import -o "$db" "$f" >/dev/null 2>&1
-	is "$(sqlite "$db" "SELECT value FROM run_metadata WHERE run_id = 1 AND key = 'source_sha256'")" \
-		"$(sha256sum <"$f" | cut -d' ' -f1)" "$name: source_sha256 is sha256sum's"
+	is "$(meta "$db" 1 source_sha256)" "$(sha "$f")" "$name: source_sha256 is sha256sum's"
+	is "$(meta "$db" 1 source_bytes)" "$(wc -c <"$f" | tr -d ' ')" "$name: source_bytes is its size"
 	out=$("$PROFQ" import -o "$db" "$f" 2>"$TMP/err")
 	is "$?" 0 "$name: importing it again exits 0"
 	is "$(cat "$TMP/err")" "profq: $f is already run 1 of $db; skipped (--again imports it again)" \
@@ -29,6 +33,7 @@ for f in t.json t.json.gz "$NSYS"; do
 	is "$out$(runs "$db")" 1 "$name: nothing printed on stdout, still one run"
 	"$PROFQ" import -q -o "$db" --again "$f" >/dev/null 2>"$TMP/err"
 	is "$?$(cat "$TMP/err")$(runs "$db")" 02 "$name: --again imports it as run 2"
+	is "$(meta "$db" 2 source_sha256)" "$(sha "$f")" "$name: run 2's source_sha256 is sha256sum's too"
 	cp "$f" "$TMP/copy"
 	"$PROFQ" import -o "$db" "$TMP/copy" >/dev/null 2>"$TMP/err"
 	like "$(cat "$TMP/err")" "copy is already run 1 of" "$name: the same bytes under another name: skipped"
@@ -45,8 +50,21 @@ sqlite one.db "DELETE FROM run_metadata WHERE key = 'source_sha256'"
 "$PROFQ" import -q -o one.db t.json >/dev/null 2>err
 is "$?$(cat err)$(runs one.db)" 03 "a run without source_sha256 matches nothing: t.json imports as run 3"
 
+# A run with a hash but no size (imported before profq kept sizes) may be any file: still found.
+sqlite one.db "DELETE FROM run_metadata WHERE key = 'source_bytes'"
+"$PROFQ" import -o one.db t.json >/dev/null 2>err
+is "$?$(cat err)$(runs one.db)" "0profq: t.json is already run 3 of one.db; skipped (--again imports it again)3" \
+	"a run without source_bytes is still matched by its hash"
+
+# Another file of the same size is hashed first, not skipped, and keeps its own hash.
+sed 's/aten::mm/aten::mv/' t.json >t2.json
+is "$(wc -c <t2.json)" "$(wc -c <t.json)" "t2.json has t.json's size"
+"$PROFQ" import -q -o one.db t2.json >/dev/null 2>err
+is "$?$(cat err)$(runs one.db)" 04 "the same size, other bytes: t2.json imports as run 4"
+is "$(meta one.db 4 source_sha256)" "$(sha t2.json)" "run 4's source_sha256 is t2.json's"
+
 # Skipping writes nothing.
 "$PROFQ" import -o one.db t.json >/dev/null 2>&1
-is "$?$(runs one.db)" 03 "skipping leaves the database as it was"
+is "$?$(runs one.db)" 04 "skipping leaves the database as it was"
 
 done_testing

@@ -25,7 +25,7 @@ for t in ["runs"] + tables:
     if t == "derived_runs":
         order = "name"  # listed as each table is written, in an order the two CPUs decide
     for row in db.execute(f"SELECT * FROM {t} WHERE {key} = ? ORDER BY {order}", (run,)):
-        if t == "run_metadata" and row[1] == "source_sha256":
+        if t == "run_metadata" and row[1] in ("source_sha256", "source_bytes"):
             continue  # which bytes were read (plain or gzip), like the path: not what they hold
         out = []
         for c, v in zip(cols, row):
