@@ -169,6 +169,7 @@ typedef struct {
 	const int *order;               /* the order jobs of pool are taken in */
 	int large;                      /* OVERLAP_MAX_HOST_OPS exceeded */
 	int steps_done;                 /* the writer's steps job is over, under lock */
+	pq_host_handoff hosts;          /* a large run's: from the steps job to the operator sums */
 	size_t next;                    /* the next job of order to take, under lock */
 	int taken[NPOOL];               /* by the worker */
 	int rc[NPOOL];                  /* the worker's: 0 when it holds the rows */
@@ -223,7 +224,8 @@ static void job_runs(const job *j, long long no_host_ops, char *out, size_t size
 }
 
 /* Job j's rows for the runs the query runs selects, held to be inserted (*rows NULL: none). */
-static int hold(sqlite3 *db, const job *j, const char *runs, void **rows, pq_error *err)
+static int hold(sqlite3 *db, const job *j, const char *runs, pq_host_handoff *hosts, void **rows,
+		pq_error *err)
 {
 	pq_held_rows *r = NULL;
 	char *sql;
@@ -233,7 +235,7 @@ static int hold(sqlite3 *db, const job *j, const char *runs, void **rows, pq_err
 	if (!pq_derive_any_run(db, runs))
 		return 0;
 	if (j->c != NULL)
-		return j->c->compute(db, runs, rows, err);
+		return j->c->compute(db, runs, hosts, rows, err);
 	sql = sqlite3_mprintf("SELECT * FROM \"v_%w\" WHERE run_id IN (%s)", j->tables[0], runs);
 	rc = sql != NULL ? pq_rows_hold(db, sql, &r, err) : pq_fail(err, "out of memory");
 	sqlite3_free(sql);
@@ -273,7 +275,8 @@ static void *work(void *arg)
 			if (w->large && i == OP_SUMS)
 				wait_for_steps(w);
 			job_runs(&pool[i], w->no_host_ops, runs, sizeof(runs));
-			w->rc[i] = hold(db, &pool[i], runs, &w->rows[i], &w->err);
+			w->rc[i] = hold(db, &pool[i], runs, w->large ? &w->hosts : NULL, &w->rows[i],
+					&w->err);
 		}
 		sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
 	}
@@ -358,9 +361,10 @@ static int fill_table(sqlite3 *db, const job *j, const char *t, void *rows, int 
 }
 
 /* Writes job j's tables for the pending runs: from the worker's rows when it took the job (pool
- * index p) and made them, else computed here; then lists the runs. */
-static int run_job(sqlite3 *db, const job *j, worker *w, int p, long long no_host_ops,
-		   unsigned *shadows, pq_error *err)
+ * index p) and made them, else computed here (host ranges left in hosts, when not NULL); then
+ * lists the runs. */
+static int run_job(sqlite3 *db, const job *j, worker *w, int p, pq_host_handoff *hosts,
+		   long long no_host_ops, unsigned *shadows, pq_error *err)
 {
 	char runs[1024], pending[256], sql[1024];
 	void *rows = NULL;
@@ -383,7 +387,7 @@ static int run_job(sqlite3 *db, const job *j, worker *w, int p, long long no_hos
 	}
 	if (!held && j->c != NULL) {
 		job_runs(j, no_host_ops, runs, sizeof(runs));
-		rc = hold(db, j, runs, &rows, err);
+		rc = hold(db, j, runs, hosts, &rows, err);
 		held = 1;
 	}
 	for (k = 0; k < nt && rc == 0; k++)
@@ -409,21 +413,23 @@ static int derive(sqlite3 *db, worker *w, long long no_host_ops, pq_error *err)
 	int rc = 0, i;
 
 	for (size_t c = 0; c < NCHAIN && rc == 0; c++) {
-		rc = run_job(db, &chain[c], NULL, -1, no_host_ops, &shadows, err);
+		rc = run_job(db, &chain[c], NULL, -1, w != NULL && w->large ? &w->hosts : NULL,
+			     no_host_ops, &shadows, err);
 		if (c == 0)
 			steps_over(w);
 	}
 	steps_over(w); /* also when the chain failed: the worker must not wait for it */
 	if (w == NULL) {
 		for (size_t p = 0; p < NPOOL && rc == 0; p++)
-			rc = run_job(db, &pool[p], NULL, -1, no_host_ops, &shadows, err);
+			rc = run_job(db, &pool[p], NULL, -1, NULL, no_host_ops, &shadows, err);
 	} else {
 		while (rc == 0 && (i = take(w)) >= 0)
-			rc = run_job(db, &pool[i], NULL, -1, no_host_ops, &shadows, err);
+			rc = run_job(db, &pool[i], NULL, -1, NULL, no_host_ops, &shadows, err);
 		join_worker(w);
 		for (size_t p = 0; p < NPOOL && rc == 0; p++)
 			if (w->taken[p])
-				rc = run_job(db, &pool[p], w, (int)p, no_host_ops, &shadows, err);
+				rc = run_job(db, &pool[p], w, (int)p, NULL, no_host_ops, &shadows,
+					     err);
 	}
 	drop_shadows(db, shadows);
 	return rc;
@@ -489,6 +495,7 @@ int pq_db_derive_now(sqlite3 *db, int64_t no_host_ops, int64_t host_ops, pq_erro
 	/* Part of the tables on the second CPU while this one does the rest. */
 	pthread_mutex_init(&w.lock, NULL);
 	pthread_cond_init(&w.steps_written, NULL);
+	pq_host_handoff_init(&w.hosts);
 	if (path != NULL && path[0] != '\0' && (w.path = strdup(path)) != NULL)
 		w.running = pthread_create(&w.thread, NULL, work, &w) == 0;
 	rc = derive(db, w.running ? &w : NULL, no_host_ops, err);
@@ -497,6 +504,7 @@ int pq_db_derive_now(sqlite3 *db, int64_t no_host_ops, int64_t host_ops, pq_erro
 		set_cache_size(db, cache);
 	pthread_cond_destroy(&w.steps_written);
 	pthread_mutex_destroy(&w.lock);
+	pq_host_handoff_free(&w.hosts);
 	free(w.path);
 	for (size_t i = 0; i < NPOOL; i++)
 		release(&pool[i], w.rows[i]);

@@ -5,6 +5,7 @@
 #include "derive.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* The bits of pq_derive_ask for a name: the columns of NAME_FACTS, after bit 0 (found). */
 enum { N_FOUND = 1, N_ANNOT = 2, N_LISTED = 4, N_STEP = 8, N_TCL = 16, N_COMM = 32, N_DL = 64,
@@ -134,4 +135,74 @@ int pq_host_ranges_load(sqlite3 *db, const char *runs, pq_host_range **out, size
 	*out = NULL;
 	*n = 0;
 	return -1;
+}
+
+void pq_host_handoff_init(pq_host_handoff *h)
+{
+	memset(h, 0, sizeof(*h));
+	pthread_mutex_init(&h->lock, NULL);
+}
+
+void pq_host_handoff_free(pq_host_handoff *h)
+{
+	free(h->runs);
+	free(h->r);
+	pthread_mutex_destroy(&h->lock);
+}
+
+/* The ids of the runs the query runs selects, "1,2" (malloc'd); NULL when it cannot tell. */
+static char *run_ids(sqlite3 *db, const char *runs)
+{
+	sqlite3_stmt *st = NULL;
+	pq_error ignored;
+	char *ids = NULL;
+
+	if (pq_derive_prepare(db, "SELECT group_concat(id) FROM (SELECT id FROM (%s) ORDER BY id)",
+			      runs, &st, &ignored) != 0)
+		return NULL;
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_TEXT)
+		ids = strdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return ids;
+}
+
+int pq_host_ranges_take(sqlite3 *db, const char *runs, pq_host_handoff *h, pq_host_range **out,
+			size_t *n, pq_error *err)
+{
+	char *ids = h != NULL ? run_ids(db, runs) : NULL;
+	int taken = 0;
+
+	if (ids != NULL) {
+		pthread_mutex_lock(&h->lock);
+		if (h->runs != NULL && strcmp(h->runs, ids) == 0) {
+			*out = h->r;
+			*n = h->n;
+			h->r = NULL;
+			h->n = 0;
+			free(h->runs);
+			h->runs = NULL;
+			taken = 1;
+		}
+		pthread_mutex_unlock(&h->lock);
+		free(ids);
+	}
+	return taken ? 0 : pq_host_ranges_load(db, runs, out, n, err);
+}
+
+void pq_host_ranges_leave(sqlite3 *db, const char *runs, pq_host_handoff *h, pq_host_range *r,
+			  size_t n)
+{
+	char *ids = h != NULL ? run_ids(db, runs) : NULL;
+
+	if (ids == NULL) {
+		free(r);
+		return;
+	}
+	pthread_mutex_lock(&h->lock);
+	free(h->runs);
+	free(h->r);
+	h->runs = ids;
+	h->r = r;
+	h->n = n;
+	pthread_mutex_unlock(&h->lock);
 }

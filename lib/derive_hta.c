@@ -241,8 +241,10 @@ static void release(void *rows)
 	free(r);
 }
 
-static int compute(sqlite3 *db, const char *runs, void **rows, pq_error *err)
+static int compute(sqlite3 *db, const char *runs, pq_host_handoff *hosts, void **rows,
+		   pq_error *err)
 {
+	(void)hosts; /* reads no host ranges */
 	char *sql = sqlite3_mprintf("SELECT id, source = 'chrome-json', coalesce(time_offset_ns, 0) "
 				    "FROM runs WHERE id IN (%s) ORDER BY id", runs);
 	pq_hta_rows *out = calloc(1, sizeof(*out));

@@ -251,14 +251,15 @@ static int nodes(loader *l, onode **out, size_t *n, pq_error *err)
 	return 0;
 }
 
-int pq_op_nodes_load(sqlite3 *db, const char *runs, onode **out, size_t *n, pq_error *err)
+int pq_op_nodes_load(sqlite3 *db, const char *runs, pq_host_handoff *hosts, onode **out,
+		     size_t *n, pq_error *err)
 {
 	loader l = { 0 };
 	int rc = -1;
 
 	*out = NULL;
 	*n = 0;
-	if (pq_host_ranges_load(db, runs, &l.c, &l.nc, err) == 0 &&
+	if (pq_host_ranges_take(db, runs, hosts, &l.c, &l.nc, err) == 0 &&
 	    load_calls(db, runs, &l, err) == 0 && load_device(db, runs, &l, err) == 0)
 		rc = nodes(&l, out, n, err);
 	free(l.c);

@@ -360,7 +360,8 @@ static int insert_sums(sqlite3 *db, ostat *s, size_t ns, orun *runs, size_t nrun
 	return rc;
 }
 
-static int op_sums_compute(sqlite3 *db, const char *pending, void **out, pq_error *err)
+static int op_sums_compute(sqlite3 *db, const char *pending, pq_host_handoff *hosts, void **out,
+			   pq_error *err)
 {
 	op_sums *r = calloc(1, sizeof *r);
 	onode *a = NULL;
@@ -371,7 +372,7 @@ static int op_sums_compute(sqlite3 *db, const char *pending, void **out, pq_erro
 	*out = NULL;
 	if (r == NULL)
 		return pq_fail(err, "out of memory");
-	if (pq_op_nodes_load(db, pending, &a, &n, err) != 0)
+	if (pq_op_nodes_load(db, pending, hosts, &a, &n, err) != 0)
 		goto done;
 	if (n == 0) {
 		rc = 0;

@@ -462,7 +462,8 @@ static void steps_free(void *rows)
 	free(r);
 }
 
-static int compute(sqlite3 *db, const char *runs, void **out, pq_error *err)
+static int compute(sqlite3 *db, const char *runs, pq_host_handoff *hosts, void **out,
+		   pq_error *err)
 {
 	steps_rows *r = calloc(1, sizeof(*r));
 	pq_host_range *h = NULL;
@@ -506,7 +507,10 @@ static int compute(sqlite3 *db, const char *runs, void **out, pq_error *err)
 	}
 	rc = 0;
 done:
-	free(h);
+	if (rc == 0)
+		pq_host_ranges_leave(db, runs, hosts, h, nh);
+	else
+		free(h);
 	free(a);
 	free(d);
 	free(s.hs);
