@@ -11,6 +11,8 @@
 
 #include <zlib.h>
 
+#include "put_int.h"
+
 static void fail(pq_jw *w, const char *what)
 {
 	if (!w->failed) {
@@ -244,10 +246,9 @@ void pq_jw_str(pq_jw *w, const char *s)
 
 void pq_jw_int(pq_jw *w, int64_t v)
 {
-	char b[32];
-	int n = snprintf(b, sizeof(b), "%" PRId64, v);
+	char b[24];
 
-	pq_jw_raw(w, b, (size_t)n);
+	pq_jw_raw(w, b, pq_put_int(b, v));
 }
 
 void pq_jw_us(pq_jw *w, int64_t ns)

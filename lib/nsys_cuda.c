@@ -14,25 +14,37 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "put_int.h"
+
 #define BAD_TIME NSYS_BAD_TIME
 
-/* A JSON object of the non-NULL integer fields, in buf; NULL when there are none. */
+/* A JSON object of the non-NULL integer fields, in buf; NULL when there are none (or they do not
+ * fit: a key is at most 32 bytes). */
 static const char *json_ints(char *buf, size_t size, const char *const *keys,
 			     const int64_t *vals, int n)
 {
 	size_t len = 0;
 
 	for (int i = 0; i < n; i++) {
+		size_t kl = strlen(keys[i]);
+
 		if (vals[i] == PQ_NULL)
 			continue;
-		len += (size_t)snprintf(buf + len, size - len, "%s\"%s\":%" PRId64,
-					len == 0 ? "{" : ",", keys[i], vals[i]);
-		if (len >= size - 2)
+		if (kl > 32 || len + kl + 26 >= size)
 			return NULL;
+		buf[len] = len == 0 ? '{' : ',';
+		len++;
+		buf[len++] = '"';
+		memcpy(buf + len, keys[i], kl);
+		len += kl;
+		buf[len++] = '"';
+		buf[len++] = ':';
+		len += pq_put_int(buf + len, vals[i]);
 	}
 	if (len == 0)
 		return NULL;
-	snprintf(buf + len, size - len, "}");
+	buf[len++] = '}';
+	buf[len] = '\0';
 	return buf;
 }
 

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "json_quote.h"
+#include "put_int.h"
 
 enum {
 	N_START, N_END, N_TYPE, N_GTID, N_END_GTID, N_DOMAIN, N_CATEGORY, N_COLOR, N_TEXT_ID,
@@ -82,8 +83,10 @@ static int domain_of(nsys_ctx *c, nvtx_state *n, sqlite3_stmt *st, int64_t proce
 	*id = PQ_NULL;
 	if (dom == PQ_NULL || (dom == 0 && create_name == NULL))
 		return 0;
-	len = (size_t)snprintf(key, sizeof(key), "%" PRId64 "|%" PRId64,
-			       gtid == PQ_NULL ? -1 : NSYS_PID(gtid), dom);
+	len = pq_put_int(key, gtid == PQ_NULL ? -1 : NSYS_PID(gtid));
+	key[len++] = '|';
+	len += pq_put_int(key + len, dom);
+	key[len] = '\0';
 	if (create_name == NULL && pq_map_get_int(&n->domains, key, len, id))
 		return 0;
 	if (create_name == NULL) {

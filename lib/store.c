@@ -17,6 +17,7 @@
 #include "utf8.h"
 #include "store_tables.h"
 #include "map.h"
+#include "put_int.h"
 #include "version.h"
 
 /* Statements the store prepares once and reuses; indexes into sql_text[]. */
@@ -483,6 +484,22 @@ static int intern_name(pq_store *s, const char *text, int64_t *id, pq_error *err
 	return pq_store_intern(s, text, id, err);
 }
 
+/* A dimension's key in the dims map: prefix, then each value after a '|' ("t|4242|7"), NUL-ended
+ * (DIM_KEY bytes hold three values). */
+#define DIM_KEY 72
+static const char *dim_key(char *key, const char *prefix, int n, const int64_t *vals)
+{
+	size_t len = strlen(prefix);
+
+	memcpy(key, prefix, len);
+	for (int i = 0; i < n; i++) {
+		key[len++] = '|';
+		len += pq_put_int(key + len, vals[i]);
+	}
+	key[len] = '\0';
+	return key;
+}
+
 static int dim_get(pq_store *s, const char *key, int64_t *id)
 {
 	return pq_map_get_int(&s->dims, key, strlen(key), id);
@@ -511,14 +528,14 @@ static int update_row(pq_store *s, enum stmt_id q, int64_t row, int64_t value, p
 static int set_name(pq_store *s, enum stmt_id q, const char *prefix, int64_t row,
 		    const char *name, pq_error *err)
 {
-	char key[64];
+	char key[DIM_KEY];
 	int64_t name_id, cached;
 
 	if (name == NULL)
 		return 0;
 	if (pq_store_intern(s, name, &name_id, err) != 0)
 		return -1;
-	snprintf(key, sizeof(key), "%s|%" PRId64, prefix, row);
+	dim_key(key, prefix, 1, &row);
 	if (dim_get(s, key, &cached) && cached == name_id)
 		return 0;
 	if (update_row(s, q, row, name_id, err) != 0)
@@ -544,11 +561,11 @@ static int insert_dim(pq_store *s, enum stmt_id q, int nvals, const int64_t *val
 
 int pq_store_process(pq_store *s, int64_t pid, const char *name, int64_t *id, pq_error *err)
 {
-	char key[48];
+	char key[DIM_KEY];
 
 	if (need_run(s, err) != 0)
 		return -1;
-	snprintf(key, sizeof(key), "p|%" PRId64, pid);
+	dim_key(key, "p", 1, &pid);
 	if (!dim_get(s, key, id) && insert_dim(s, Q_PROCESS_INSERT, 1, &pid, key, id, err) != 0)
 		return -1;
 	return set_name(s, Q_PROCESS_NAME, "pn", *id, name, err);
@@ -557,13 +574,13 @@ int pq_store_process(pq_store *s, int64_t pid, const char *name, int64_t *id, pq
 int pq_store_thread(pq_store *s, int64_t pid, int64_t tid, const char *name, int64_t *id,
 		    pq_error *err)
 {
-	char key[64];
-	int64_t vals[2];
+	char key[DIM_KEY];
+	int64_t vals[2], pid_tid[2] = { pid, tid };
 
 	if (pq_store_process(s, pid, NULL, &vals[0], err) != 0)
 		return -1;
 	vals[1] = tid;
-	snprintf(key, sizeof(key), "t|%" PRId64 "|%" PRId64, pid, tid);
+	dim_key(key, "t", 2, pid_tid);
 	if (!dim_get(s, key, id) && insert_dim(s, Q_THREAD_INSERT, 2, vals, key, id, err) != 0)
 		return -1;
 	return set_name(s, Q_THREAD_NAME, "tn", *id, name, err);
@@ -581,13 +598,13 @@ int pq_store_set_sort_index(pq_store *s, int64_t process_id, int64_t thread_id, 
 
 int pq_store_device_ordinal(pq_store *s, int64_t ordinal, int64_t *id, pq_error *err)
 {
-	char key[48];
+	char key[DIM_KEY];
 	sqlite3_stmt *st;
 	int found;
 
 	if (need_run(s, err) != 0)
 		return -1;
-	snprintf(key, sizeof(key), "d|%" PRId64, ordinal);
+	dim_key(key, "d", 1, &ordinal);
 	if (dim_get(s, key, id))
 		return 0;
 	if ((st = stmt(s, Q_DEVICE_SELECT, err)) == NULL)
@@ -656,13 +673,12 @@ int pq_store_device(pq_store *s, const pq_device *d, int64_t *id, pq_error *err)
 int pq_store_stream(pq_store *s, int64_t process_id, int64_t device_id, int64_t stream,
 		    int64_t *id, pq_error *err)
 {
-	char key[96];
+	char key[DIM_KEY];
 	const int64_t vals[3] = { process_id, device_id, stream };
 
 	if (need_run(s, err) != 0)
 		return -1;
-	snprintf(key, sizeof(key), "s|%" PRId64 "|%" PRId64 "|%" PRId64, process_id, device_id,
-		 stream);
+	dim_key(key, "s", 3, vals);
 	if (dim_get(s, key, id))
 		return 0;
 	return insert_dim(s, Q_STREAM_INSERT, 3, vals, key, id, err);
@@ -697,12 +713,12 @@ int pq_store_stream_props(pq_store *s, int64_t pid, int64_t stream, int64_t cont
 int pq_store_nvtx_domain(pq_store *s, int64_t process_id, const char *name, int64_t *id,
 			 pq_error *err)
 {
-	char key[64];
+	char key[DIM_KEY];
 	int64_t vals[2] = { process_id, 0 };
 
 	if (need_run(s, err) != 0 || pq_store_intern(s, name, &vals[1], err) != 0)
 		return -1;
-	snprintf(key, sizeof(key), "n|%" PRId64 "|%" PRId64, process_id, vals[1]);
+	dim_key(key, "n", 2, vals);
 	if (dim_get(s, key, id))
 		return 0;
 	return insert_dim(s, Q_DOMAIN_INSERT, 2, vals, key, id, err);
