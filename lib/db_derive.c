@@ -21,8 +21,8 @@
 #include "schema_sql.h"
 
 static const char *const derived[] = { "tb_steps", "tb_step_times", "tb_gpu_metrics",
-				       "tb_kernel_sums", "tb_op_sums", "hta_temporal_breakdown",
-				       "hta_idle_breakdown", "hta_comm_overlap" };
+				       "tb_kernel_sums", "tb_op_sums", "tb_memory_sums",
+				       "hta_temporal_breakdown", "hta_idle_breakdown", "hta_comm_overlap" };
 #define NDERIVED (sizeof(derived) / sizeof(derived[0]))
 
 /* The runs whose rows are final (complete, aborted, failed) and not yet in table %s. Runs still
@@ -142,7 +142,7 @@ static const job chain[] = {
  * connections take from, each the next one left, when it is free (pq_db_derive_now). The second
  * connection sees none of this one's writes, so the tables that read tb_steps stay here. */
 static const job pool[] = {
-	{ { "tb_op_sums", NULL }, &pq_op_sums_deriver },
+	{ { "tb_op_sums", "tb_memory_sums" }, &pq_op_sums_deriver },
 	{ { "hta_idle_breakdown", "hta_temporal_breakdown", "hta_comm_overlap" }, &pq_hta_deriver },
 	{ { "tb_kernel_sums", NULL }, NULL },
 };

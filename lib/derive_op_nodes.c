@@ -3,8 +3,8 @@
  * The view (schema/views.sql) stays the definition and computes every other run. On the 75 k-event
  * ResNet50 sample SQLite takes ~90 ms for it: a window over every node for the first node of each
  * external id, and a join of each device event with its runtime call. Here both are sorts and
- * binary searches over one read of ranges (derive_host.c), api_calls, kernels, memcpys and
- * memsets. What a name is stays in SQL: each distinct one is asked of v_tb_host_names and
+ * binary searches over the host ranges (derive_host.c, read by derive_ops.c), api_calls,
+ * kernels, memcpys and memsets. What a name is stays in SQL: each distinct one is asked of v_tb_host_names and
  * v_tb_tc_names. tests/reports/derived.t and op_nodes.t check tb_op_sums against the view.
  *
  * One difference, on malformed files only: the view joins a device event to the runtime calls of
@@ -39,7 +39,7 @@ typedef struct {
 } corr_key;
 
 typedef struct {
-	pq_host_range *c;
+	const pq_host_range *c;
 	size_t nc;
 	rcall *a;
 	size_t na, acap;
@@ -251,18 +251,16 @@ static int nodes(loader *l, onode **out, size_t *n, pq_error *err)
 	return 0;
 }
 
-int pq_op_nodes_load(sqlite3 *db, const char *runs, pq_host_handoff *hosts, onode **out,
-		     size_t *n, pq_error *err)
+int pq_op_nodes_load(sqlite3 *db, const char *runs, const pq_host_range *h, size_t nh,
+		     onode **out, size_t *n, pq_error *err)
 {
-	loader l = { 0 };
+	loader l = { .c = h, .nc = nh };
 	int rc = -1;
 
 	*out = NULL;
 	*n = 0;
-	if (pq_host_ranges_take(db, runs, hosts, &l.c, &l.nc, err) == 0 &&
-	    load_calls(db, runs, &l, err) == 0 && load_device(db, runs, &l, err) == 0)
+	if (load_calls(db, runs, &l, err) == 0 && load_device(db, runs, &l, err) == 0)
 		rc = nodes(&l, out, n, err);
-	free(l.c);
 	free(l.a);
 	free(l.by_corr);
 	free(l.g);

@@ -7,8 +7,8 @@
  * v_tb_op_sums does with them: nesting (the innermost enclosing node, as nest_parent),
  * remove_dup_nodes chains, sums over enclosed nodes (as nest_sum), the listed operators' times
  * grouped by name and input shape, and the per-run Tensor Core ratio. Reading the input shapes
- * (the ranges' args) is most of its time. tests/reports/derived.t checks it gives the view's rows
- * exactly.
+ * (the ranges' args) is most of its time. The same job writes tb_memory_sums from the same host
+ * ranges (derive_memory.c). tests/reports/derived.t checks both give their views' rows exactly.
  */
 #include "derive_ops.h"
 
@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "chrome_stream.h"
+#include "derive_memory.h"
 
 typedef struct {
 	sqlite3_int64 run, name, host_total;
@@ -320,7 +321,8 @@ static orun *run_of(orun *runs, size_t nruns, sqlite3_int64 run)
 	return NULL;
 }
 
-/* Groups the listed operators per (run, name, shape) and inserts the rows. */
+/* The job's rows: the listed operators, grouped per (run, name, shape) when inserted, and the
+ * memory statistics (tb_memory_sums, from the same host ranges). */
 typedef struct {
 	ostat *s;
 	size_t ns;
@@ -328,6 +330,7 @@ typedef struct {
 	size_t nruns;
 	char **shapes;
 	size_t nshapes;
+	pq_memory_rows mem;
 } op_sums;
 
 static void op_sums_free(void *rows)
@@ -341,23 +344,31 @@ static void op_sums_free(void *rows)
 	free(r->shapes);
 	free(r->runs);
 	free(r->s);
+	pq_memory_rows_free(&r->mem);
 	free(r);
 }
 
-static int insert_sums(sqlite3 *db, ostat *s, size_t ns, orun *runs, size_t nruns, pq_error *err)
+static int insert_sums(sqlite3 *db, const char *for_runs, ostat *s, size_t ns, orun *runs,
+		       size_t nruns, pq_error *err)
 {
 	sqlite3_stmt *st = NULL;
 	size_t i, j;
 	int rc = 0;
+	char *sql;
 
 	if (ns == 0)
 		return 0;
 	qsort(s, ns, sizeof(ostat), cmp_stat);
-	if (sqlite3_prepare_v2(db, "INSERT INTO tb_op_sums (run_id, name_id, input_shape, calls, "
-			       "device_self_ns, device_total_ns, host_self_ns, host_total_ns, tc_eligible, "
-			       "tc_self_ns, tc_total_ns, tc_eligible_ops_kernel_pct) VALUES (?1, ?2, ?3, ?4, "
-			       "?5, ?6, ?7, ?8, ?9, ?10, ?11, coalesce(round(100.0 * ?12 / nullif(?13, 0), 2), "
-			       "0.0))", -1, &st, NULL) != SQLITE_OK)
+	sql = sqlite3_mprintf("INSERT INTO tb_op_sums (run_id, name_id, input_shape, calls, "
+			      "device_self_ns, device_total_ns, host_self_ns, host_total_ns, tc_eligible, "
+			      "tc_self_ns, tc_total_ns, tc_eligible_ops_kernel_pct) SELECT ?1, ?2, ?3, ?4, "
+			      "?5, ?6, ?7, ?8, ?9, ?10, ?11, coalesce(round(100.0 * ?12 / nullif(?13, 0), 2), "
+			      "0.0) WHERE ?1 IN (%s)", for_runs);
+	if (sql == NULL)
+		return pq_fail(err, "out of memory");
+	rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+	sqlite3_free(sql);
+	if (rc != SQLITE_OK)
 		return pq_derive_fail(db, err);
 	for (i = 0; i < ns && rc == 0; i = j) {
 		double dev_self = 0, dev_total = 0, host_self = 0, tc_self = 0, tc_total = 0;
@@ -399,16 +410,21 @@ static int op_sums_compute(sqlite3 *db, const char *pending, pq_host_handoff *ho
 			   pq_error *err)
 {
 	op_sums *r = calloc(1, sizeof *r);
+	pq_host_range *h = NULL;
 	onode *a = NULL;
 	sqlite3_int64 *ids = NULL;
 	int *stack = NULL, rc = -1;
-	size_t n = 0, i;
+	size_t n = 0, nh = 0, i;
 
 	*out = NULL;
 	if (r == NULL)
 		return pq_fail(err, "out of memory");
-	if (pq_op_nodes_load(db, pending, hosts, &a, &n, err) != 0)
+	if (pq_host_ranges_take(db, pending, hosts, &h, &nh, err) != 0 ||
+	    pq_op_nodes_load(db, pending, h, nh, &a, &n, err) != 0 ||
+	    pq_memory_sums(db, pending, h, nh, &r->mem, err) != 0)
 		goto done;
+	free(h);
+	h = NULL;
 	if (n == 0) {
 		rc = 0;
 		goto done;
@@ -446,6 +462,7 @@ static int op_sums_compute(sqlite3 *db, const char *pending, pq_host_handoff *ho
 	}
 	rc = 0;
 done:
+	free(h);
 	free(ids);
 	free(stack);
 	free(a);
@@ -456,15 +473,15 @@ done:
 	return rc;
 }
 
-/* rows were computed for exactly the runs of the table's insert (one table, its pending runs). */
+/* rows were computed for the runs of either table (the job's), each inserts those of its own. */
 static int op_sums_insert(sqlite3 *db, const char *table, const char *runs, void *rows,
 			  pq_error *err)
 {
 	op_sums *r = rows;
 
-	(void)table;
-	(void)runs;
-	return insert_sums(db, r->s, r->ns, r->runs, r->nruns, err);
+	if (strcmp(table, "tb_memory_sums") == 0)
+		return pq_memory_sums_insert(db, runs, &r->mem, err);
+	return insert_sums(db, runs, r->s, r->ns, r->runs, r->nruns, err);
 }
 
 const pq_deriver pq_op_sums_deriver = { op_sums_compute, op_sums_insert, op_sums_free };

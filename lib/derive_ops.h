@@ -16,10 +16,9 @@ typedef struct {
 	int se;
 } onode;
 
-/* The v_tb_op_nodes rows of the runs the query runs selects, in no order (*out malloc'd, the
- * computed fields zero), their host ranges from hosts when left there (pq_host_ranges_take): 0,
- * or -1 with err set. */
-int pq_op_nodes_load(sqlite3 *db, const char *runs, pq_host_handoff *hosts, onode **out,
-		     size_t *n, pq_error *err);
+/* The v_tb_op_nodes rows of the runs the query runs selects, whose host ranges are h[0..nh),
+ * in no order (*out malloc'd, the computed fields zero): 0, or -1 with err set. */
+int pq_op_nodes_load(sqlite3 *db, const char *runs, const pq_host_range *h, size_t nh,
+		     onode **out, size_t *n, pq_error *err);
 
 #endif

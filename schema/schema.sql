@@ -471,6 +471,20 @@ CREATE TABLE tb_op_sums (
   tc_eligible_ops_kernel_pct  REAL
 );
 
+CREATE TABLE tb_memory_sums (
+  run_id                      INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  device                      TEXT,
+  ordinal                     INTEGER,
+  name_id                     INTEGER NOT NULL REFERENCES strings(id),
+  calls                       INTEGER,
+  size_increase_bytes         INTEGER,
+  self_size_increase_bytes    INTEGER,
+  allocation_count            INTEGER,
+  self_allocation_count       INTEGER,
+  allocation_size_bytes       INTEGER,
+  self_allocation_size_bytes  INTEGER
+);
+
 CREATE TABLE tb_kernel_sums (
   run_id                           INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
   name_id                          INTEGER NOT NULL REFERENCES strings(id),

@@ -1,7 +1,6 @@
 #!/bin/sh
 # The derived tables (docs/schema.md, Derived tables): written with every finished run, the same
-# rows their views compute from the events (tb_op_sums comes from lib/derive_ops.c, the others from
-# the views), read by the reports; a run without them (an open one, an older file) computed on the
+# rows their views compute from the events (some computed in C: lib/derive_*.c), read by the reports; a run without them (an open one, an older file) computed on the
 # fly with the same numbers; added to an older file by the next write; kept by merge.
 . "${0%/*}/../lib.sh"
 cd "$TMP"
@@ -9,13 +8,13 @@ K1=$DATA/kineto/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz
 K4=$DATA/kineto/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz
 GM=$DATA/kineto/tb_plugin_test/gpu_metrics_input.json
 NSYS=$DATA/nsys/mock.sqlite
-REPORTS="step-breakdown gpu-summary op-sum kernel-sum temporal-breakdown idle-breakdown comm-overlap"
+REPORTS="step-breakdown gpu-summary op-sum kernel-sum memory-sum temporal-breakdown idle-breakdown comm-overlap"
 
 py "$TOP/tests/reports/hta_traces.py" --rank 0 --sync >hta.json      # partial overlaps, NCCL
 py "$TOP/bench/gen_module_trace.py" 30 mod.json                      # same-name chains, modules
 "$PROFQ" import -q -o all.db "$K1" "$K4" "$GM" "$NSYS" hta.json mod.json >/dev/null
 ok $? "six traces (Kineto samples, a tb_plugin test trace, an nsys export, generated) in one file"
-is "$(sqlite all.db "SELECT count(*) FROM derived_runs")" 48 "every run is listed for each of the 8 tables"
+is "$(sqlite all.db "SELECT count(*) FROM derived_runs")" 54 "every run is listed for each of the 9 tables"
 
 check() { # DB: each table's stored rows are its view's
 	py "$TOP/tests/reports/derived_check.py" "$1" "$EXT" >check.out 2>&1
@@ -52,8 +51,8 @@ check shapes.db
 PROFQ_DERIVE_LARGE=0 "$PROFQ" import -q -o large.db "$K1" "$K4" "$GM" "$NSYS" hta.json mod.json >/dev/null
 ok $? "the same traces, derived as large runs are"
 check large.db
-for t in tb_steps tb_step_times tb_gpu_metrics tb_kernel_sums tb_op_sums hta_temporal_breakdown \
-	hta_idle_breakdown hta_comm_overlap; do
+for t in tb_steps tb_step_times tb_gpu_metrics tb_kernel_sums tb_op_sums tb_memory_sums \
+	hta_temporal_breakdown hta_idle_breakdown hta_comm_overlap; do
 	is "$(sqlite large.db "SELECT * FROM $t" | sort | md5sum)" "$(sqlite all.db "SELECT * FROM $t" | sort | md5sum)" \
 		"large-run order: $t the same"
 done
@@ -99,11 +98,11 @@ is "$("$PROFQ" op-sum open.db --run 1 --format csv)" "$("$PROFQ" op-sum all.db -
 	"an open run: computed from its events"
 "$PROFQ" repair open.db >/dev/null 2>&1
 is "$(sqlite open.db "SELECT status, (SELECT count(*) FROM derived_runs WHERE run_id = 1) FROM runs WHERE id = 1")" \
-	"aborted|8" "repair closes it as aborted and derives it"
+	"aborted|9" "repair closes it as aborted and derives it"
 
 # A file written before the derived tables: read as before, upgraded by the next write.
 "$PROFQ" import -q -o old.db "$K1" >/dev/null
-sqlite old.db "DROP VIEW v_tb_op_sums; DROP VIEW v_tb_op_nodes; DROP VIEW v_tb_kernel_sums;
+sqlite old.db "DROP VIEW v_tb_op_sums; DROP VIEW v_tb_op_nodes; DROP VIEW v_tb_kernel_sums; DROP VIEW v_tb_memory_sums; DROP TABLE tb_memory_sums;
 	DROP VIEW v_tb_gpu_metrics; DROP VIEW v_tb_step_times; DROP VIEW v_tb_steps; DROP TABLE derived_runs; DROP TABLE tb_steps;
 	DROP TABLE tb_step_times; DROP TABLE tb_gpu_metrics; DROP TABLE tb_kernel_sums; DROP TABLE tb_op_sums;
 	DROP VIEW v_hta_temporal_breakdown; DROP VIEW v_hta_idle_breakdown; DROP TABLE hta_temporal_breakdown;
@@ -116,7 +115,7 @@ is "$(sqlite old.db "SELECT count(*) FROM sqlite_master WHERE name LIKE 'tb_%' O
 like "$(cd "$TOP" && sqlite "$TMP/old.db" ".load $EXT" ".read queries/op-sum.sql" 2>&1)" "no such table" \
 	"sqlite3 on it: no such table"
 "$PROFQ" import -q -o old.db mod.json >/dev/null
-is "$(sqlite old.db "SELECT count(*) FROM derived_runs")" 16 "an import into it adds the tables and derives both runs"
+is "$(sqlite old.db "SELECT count(*) FROM derived_runs")" 18 "an import into it adds the tables and derives both runs"
 check old.db
 
 # A file written by a profq with the other derived tables but not hta_comm_overlap: read as before,
@@ -131,11 +130,24 @@ is "$(sqlite part.db "SELECT count(*) FROM derived_runs WHERE name = 'hta_comm_o
 	"an import into it derives hta_comm_overlap for the six runs and the new one"
 check part.db
 
+# The same for tb_memory_sums, which the operator sums' job writes too: the next write derives it
+# for every run, and tb_op_sums only for the new one (its other runs keep their rows, not twice).
+cp all.db mem.db
+sqlite mem.db "DROP VIEW v_tb_memory_sums; DROP TABLE tb_memory_sums; DELETE FROM derived_runs WHERE name = 'tb_memory_sums'"
+is "$("$PROFQ" memory-sum mem.db --format csv)" "$("$PROFQ" memory-sum all.db --format csv)" \
+	"without tb_memory_sums: memory-sum as before"
+"$PROFQ" import -q -o mem.db mod10.json >/dev/null
+is "$(sqlite mem.db "SELECT count(*) FROM derived_runs WHERE name = 'tb_memory_sums'")" 7 \
+	"an import into it derives tb_memory_sums for the six runs and the new one"
+is "$(sqlite mem.db "SELECT count(*) FROM tb_op_sums WHERE run_id <= 6")" "$(sqlite all.db "SELECT count(*) FROM tb_op_sums")" \
+	"tb_op_sums of the six runs not written again"
+check mem.db
+
 # merge keeps them (ids mapped), and they still match.
 "$PROFQ" import -q -o a.db "$GM" >/dev/null && "$PROFQ" import -q -o b.db mod.json >/dev/null &&
 	"$PROFQ" merge -o m.db a.db b.db >/dev/null 2>&1
 ok $? "merge two files"
-is "$(sqlite m.db "SELECT count(*) FROM derived_runs")" 16 "the merged runs are derived"
+is "$(sqlite m.db "SELECT count(*) FROM derived_runs")" 18 "the merged runs are derived"
 check m.db
 
 done_testing

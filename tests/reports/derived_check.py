@@ -11,7 +11,7 @@ number of (run, table) pairs derived_runs lists.
 import sqlite3
 import sys
 
-TABLES = ["tb_steps", "tb_step_times", "tb_gpu_metrics", "tb_kernel_sums", "tb_op_sums",
+TABLES = ["tb_steps", "tb_step_times", "tb_gpu_metrics", "tb_kernel_sums", "tb_op_sums", "tb_memory_sums",
           "hta_temporal_breakdown", "hta_idle_breakdown", "hta_comm_overlap"]
 
 

@@ -55,4 +55,45 @@ GPU1,aten::relu,1,50,50,1,1,50,50" "memory-sum: self = innermost op, total = eve
 is "$(sqlite "$TMP/m.db" ".load $EXT" ".mode csv" ".param set :run NULL" ".param set :limit NULL" \
 	".read $TOP/queries/memory-curve.sql" 2>&1 | wc -l | tr -d ' ')" "9" "memory-curve runs in sqlite3"
 
+# Edges, on thread 200 of another trace: an event at a node's start counts for it, at its end not;
+# partial overlaps (aten::a, aten::b) both count, the one starting last is the innermost (self); a
+# zero-length node holds nothing; a python-category range is a node (innermost, so no operator's
+# self), a python_function-category one is not; ProfilerStep and Optimizer.step annotations are
+# nodes but not listed. Both ways give the hand-worked rows: tb_memory_sums as imported
+# (lib/derive_memory.c), and v_tb_memory_sums computing them with the run not derived.
+M2() { raw "{\"ph\":\"i\",\"s\":\"t\",\"name\":\"[memory]\",\"pid\":13721,\"tid\":\"200\",\"ts\":$1,\"args\":{\"Bytes\":$2,\"Device Type\":$3,\"Device Id\":$4}}"; }
+trace_begin "$TMP/e.json"
+X Operator 'ProfilerStep#2' 200 2000 1000 '"External id": 1'
+X user_annotation my_label 200 2050 900
+X Operator aten::a 200 2100 200 '"External id": 2'
+X Operator aten::b 200 2200 200 '"External id": 3'
+X Operator aten::z 200 2250 0 '"External id": 4'
+X python 'f.py(1): g' 200 2260 20
+X python_function 'h.py(2): k' 200 2270 5
+X user_annotation 'Optimizer.step#SGD.step' 200 2600 100
+X Operator aten::c 200 2610 50 '"External id": 5'
+M2 2100 100 1 0
+M2 2200 10 1 0
+M2 2250 1000 1 0
+M2 2265 7 1 0
+M2 2272 1 1 0
+M2 2300 -100 1 0
+M2 2400 5 1 0
+M2 2620 3 1 1
+M2 2650 2 0 -1
+M2 3500 1 1 0
+trace_end
+import_trace "$TMP/e.json" "$TMP/e.db"
+want="CPU,aten::c,1,2,2,1,1,2,2
+GPU0,aten::a,1,1118,100,5,1,1118,100
+GPU0,aten::b,1,918,910,4,2,1018,1010
+GPU1,aten::c,1,3,3,1,1,3,3"
+is "$("$PROFQ" memory-sum "$TMP/e.db" --format csv | cut -d, -f2- | sed 1d)" "$want" \
+	"memory-sum edges: boundaries, partial overlaps, zero length, python nodes (stored rows)"
+is "$(sqlite "$TMP/e.db" "SELECT count(*) FROM tb_memory_sums WHERE run_id = 1")" 4 "tb_memory_sums holds them"
+cp "$TMP/e.db" "$TMP/e2.db"
+sqlite "$TMP/e2.db" "DELETE FROM derived_runs"
+is "$("$PROFQ" memory-sum "$TMP/e2.db" --format csv | cut -d, -f2- | sed 1d)" "$want" \
+	"memory-sum edges: the same computed by v_tb_memory_sums"
+
 done_testing
