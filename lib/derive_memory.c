@@ -43,6 +43,19 @@ static int counted(const pq_host_range *x)
 	return x->kind == 2 && (!x->known || x->listed);
 }
 
+static int cmp_sum(const void *pa, const void *pb)
+{
+	const pq_memory_sum *a = pa, *b = pb;
+
+	if (a->run != b->run)
+		return pq_derive_cmp(a->run, b->run);
+	if (a->dev != b->dev)
+		return a->dev - b->dev;
+	if (a->ordinal != b->ordinal)
+		return pq_derive_cmp(a->ordinal, b->ordinal);
+	return pq_derive_cmp(a->name, b->name);
+}
+
 static int cmp_call(const void *pa, const void *pb)
 {
 	const pq_memory_call *a = pa, *b = pb;
@@ -285,10 +298,12 @@ int pq_memory_sums(sqlite3 *db, const char *runs, const pq_host_range *h, size_t
 		i = i1;
 		j = j1;
 	}
-	/* the groups to the front: the table has done its job */
+	/* the groups to the front, in key order (rows written in the same order for every run, as
+	 * two imports of one file must be): the table has done its job */
 	for (size_t k = 0, m = 0; k < r->cap; k++)
 		if (r->g[k].used)
 			r->g[m++] = r->g[k];
+	qsort(r->g, r->n, sizeof(*r->g), cmp_sum);
 	rc = 0;
 oom:
 	if (rc != 0)

@@ -19,8 +19,8 @@ is "$?" 0 "a new file: imported"
 is "$(sqlite new.db "PRAGMA journal_mode")" wal "a new file is left in WAL mode"
 ok "$([ ! -e new.db-journal ]; echo $?)" "and without a journal beside it"
 is "$(sqlite new.db "PRAGMA integrity_check")" ok "and passes SQLite's integrity check"
-is "$(sqlite new.db "SELECT count(*) FROM derived_runs WHERE run_id = 1")" 8 \
-	"with its eight derived tables written"
+is "$(sqlite new.db "SELECT count(*) FROM derived_runs WHERE run_id = 1")" 9 \
+	"with its nine derived tables written"
 before=$(kernels new.db)
 like "$before" '^[1-9][0-9]*$' "the sample has kernels ($before)"
 
