@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "meter.h"
+#include "put_int.h"
 #include "text.h"
 
 int pq_format_parse(const char *text, enum pq_format *format)
@@ -372,10 +373,18 @@ static int print_csv(sqlite3_stmt *st, FILE *out, pq_error *err)
 		pq_meter_unwatch(&meter, sqlite3_db_handle(st));
 		b.n = 0;
 		for (int c = 0; c < ncols; c++) {
-			const char *text = (const char *)sqlite3_column_text(st, c);
+			const char *text;
 
-			bad |= (c > 0 && put(&b, ",", 1) != 0) ||
-			       (text != NULL && put_csv_field(&b, text) != 0);
+			bad |= c > 0 && put(&b, ",", 1) != 0;
+			if (sqlite3_column_type(st, c) == SQLITE_INTEGER) {
+				/* the digits SQLite's text would have, without its printf */
+				char digits[24];
+
+				bad |= put(&b, digits, pq_put_int(digits, sqlite3_column_int64(st, c))) != 0;
+				continue;
+			}
+			text = (const char *)sqlite3_column_text(st, c);
+			bad |= text != NULL && put_csv_field(&b, text) != 0;
 		}
 		bad |= put(&b, "\n", 1) != 0;
 		if (bad)
