@@ -46,20 +46,25 @@ kw AS MATERIALIZED (  -- narrow rows: the window sorts little
   SELECT k.*, count(*) OVER (PARTITION BY k.rid) AS nk, sum(k.dur) OVER (PARTITION BY k.rid) AS op_dur
   FROM k
 ),
-opk AS (  -- the launching operator's inputs
+opk AS MATERIALIZED (  -- the launching operator's inputs
   SELECT k.*, m.value AS name, tensor_core_kernel(m.value) AS tc, n.value AS op,
          coalesce(json_extract(r.args, '$."Input Dims"'), json_extract(r.args, '$."Input dims"')) AS dims,
          json_extract(r.args, '$."Input type"') AS types, json_extract(r.args, '$.flops') AS recorded
   FROM kw k JOIN strings m ON m.id = k.name_id
   LEFT JOIN ranges r ON r.id = k.rid LEFT JOIN strings n ON n.id = r.name_id
 ),
+ptypes AS MATERIALIZED (  -- each distinct "Input type" list's first floating-point or 8-bit integer type
+  SELECT d.types,
+         (SELECT t.value FROM json_each(CASE WHEN json_valid(d.types) THEN d.types ELSE '[]' END) t
+           WHERE t.value IN ('c10::Half', 'c10::BFloat16', 'double', 'float', 'signed char', 'unsigned char')
+              OR t.value GLOB 'c10::Float8*' ORDER BY t.key LIMIT 1) AS first
+  FROM (SELECT DISTINCT types FROM opk) d
+),
 prec_m AS MATERIALIZED (
   SELECT o.id, o.run_id, o.device_id, o.start_ns, o.dur, o.name, o.tc, o.op, o.nk, o.op_dur,
          op_flops(o.op, o.dims, o.types, o.recorded) AS op_fl,
          op_bytes(o.op, o.dims, o.types) AS op_by,
-         CASE (SELECT t.value FROM json_each(CASE WHEN json_valid(o.types) THEN o.types ELSE '[]' END) t
-                WHERE t.value IN ('c10::Half', 'c10::BFloat16', 'double', 'float', 'signed char', 'unsigned char')
-                   OR t.value GLOB 'c10::Float8*' ORDER BY t.key LIMIT 1)
+         CASE (SELECT p.first FROM ptypes p WHERE p.types IS o.types)
            WHEN 'c10::Half' THEN 'fp16' WHEN 'c10::BFloat16' THEN 'bf16'
            WHEN 'signed char' THEN 'int8' WHEN 'unsigned char' THEN 'int8'
            WHEN 'double' THEN CASE WHEN o.tc THEN 'fp64_tc' ELSE 'fp64' END
