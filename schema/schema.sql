@@ -383,6 +383,9 @@ CREATE TABLE synchronizations (
   args            TEXT
 );
 
+-- The event tables' CHECKs compare with = ... OR: SQLite evaluates a CHECK's IN list of three or
+-- more values by building a temporary index each time the INSERT runs, ~50 k instructions a row
+-- (a flow is one of every three events of a Kineto trace; bench/RESULTS.md).
 CREATE TABLE flows (
   id           INTEGER PRIMARY KEY,
   run_id       INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
@@ -390,7 +393,7 @@ CREATE TABLE flows (
   thread_id    INTEGER REFERENCES threads(id),
   ts_ns        INTEGER NOT NULL,
   flow_key     INTEGER NOT NULL,
-  phase        TEXT NOT NULL CHECK (phase IN ('s', 't', 'f')),
+  phase        TEXT NOT NULL CHECK (phase = 's' OR phase = 't' OR phase = 'f'),
   name_id      INTEGER REFERENCES strings(id),
   category_id  INTEGER REFERENCES strings(id),
   binds_enclosing INTEGER
@@ -404,7 +407,8 @@ CREATE TABLE cuda_names (
   process_id  INTEGER REFERENCES processes(id),
   thread_id   INTEGER REFERENCES threads(id),
   ts_ns       INTEGER NOT NULL,
-  resource    TEXT NOT NULL CHECK (resource IN ('device', 'context', 'stream', 'event')),
+  resource    TEXT NOT NULL CHECK (resource = 'device' OR resource = 'context' OR
+                                   resource = 'stream' OR resource = 'event'),
   api         TEXT NOT NULL CHECK (api IN ('driver', 'runtime')),
   handle      INTEGER NOT NULL,
   cupti_id    INTEGER,
