@@ -41,8 +41,7 @@ prev AS (  -- step plot: each point but a device's first, with the previous poin
   SELECT run_id, id, ts_ns, ordinal, device, pa, pr FROM (
     SELECT p.*, lag(allocated_bytes) OVER w AS pa, lag(reserved_bytes) OVER w AS pr,
            row_number() OVER w AS seq
-    FROM pt p WHERE coalesce(:plot, 'line') = 'step'  -- here, or SQLite sorts pt for nothing
-    WINDOW w AS (PARTITION BY run_id, device ORDER BY ts_ns, id))
+    FROM pt p WINDOW w AS (PARTITION BY run_id, device ORDER BY ts_ns, id))
   WHERE seq > 1
 ),
 curve AS (  -- sub 0: the step plot's point, just before the event's own (sub 1)
