@@ -67,7 +67,8 @@ else
 endif
 
 .PHONY: all deps depcheck demo test check asan fuzz fuzzers bench install uninstall clean help
-all: $(B)/profq $(B)/profq.so $(COLLECTOR) $(TEST_BINS) $(B)/examples/demo $(B)/bench/parse_bench
+all: $(B)/profq $(B)/profq.so $(COLLECTOR) $(TEST_BINS) $(B)/examples/demo $(B)/bench/parse_bench \
+	$(B)/bench/rows_ceiling
 
 help:
 	@echo "make            build profq, profq.so (and the collector when CUPTI is found) into $(B)/"
@@ -146,6 +147,10 @@ $(B)/tests/%: tests/c/%_test.c tests/c/tap.h $(B)/libprofq.a
 	$(CC) $(ALL_CFLAGS) -Itests/c -o $@ $< $(B)/libprofq.a $(DEP_LIBS)
 
 $(B)/bench/parse_bench: bench/parse_bench.c $(B)/libprofq.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libprofq.a $(DEP_LIBS)
+
+$(B)/bench/rows_ceiling: bench/rows_ceiling.c $(B)/libprofq.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libprofq.a $(DEP_LIBS)
 
@@ -267,6 +272,7 @@ bench: all
 	PROFQ_BUILD=$(B) sh bench/intervals.sh
 	PROFQ_BUILD=$(B) sh bench/import.sh $(BENCH_MB)
 	PROFQ_BUILD=$(B) sh bench/import_nsys.sh
+	PROFQ_BUILD=$(B) sh bench/rows_ceiling.sh
 	PROFQ_BUILD=$(B) sh bench/reports.sh
 	PROFQ_BUILD=$(B) sh bench/growth.sh
 	PROFQ_BUILD=$(B) sh bench/report_times.sh
