@@ -83,6 +83,21 @@ is "$(sqlite "$DB" "SELECT (SELECT count(*) FROM api_calls WHERE run_id = 2),
    "$(sqlite "file:$NSYS/mock.sqlite?mode=ro" "SELECT count(*) - 2 FROM CUPTI_ACTIVITY_KIND_RUNTIME")|2|2" \
    "--keep-going: the other API calls imported, the 2 skipped recorded in run_metadata"
 
+# NVTX ranges: three ending before they start, found after the CUDA tables were written (the run
+# is rolled back); two without an end are not bad (unmatched pushes), so the count is three.
+cp "$NSYS/h100_2gpu_1s.sqlite" "$TMP/badnvtx.sqlite" && chmod u+w "$TMP/badnvtx.sqlite"
+sqlite "$TMP/badnvtx.sqlite" 'UPDATE NVTX_EVENTS SET "end" = start - 1
+	WHERE rowid IN (SELECT rowid FROM NVTX_EVENTS ORDER BY rowid DESC LIMIT 3);
+	UPDATE NVTX_EVENTS SET "end" = NULL WHERE rowid IN (SELECT rowid FROM NVTX_EVENTS ORDER BY rowid LIMIT 2)'
+fails "NVTX ranges ending before they start" "$TMP/badnvtx.sqlite" \
+	"NVTX_EVENTS: 3 rows with start/end not an integer, or end before start"
+out=$("$PROFQ" import --keep-going -o "$DB" "$TMP/badnvtx.sqlite" 2>&1)
+ok $? "--keep-going: bad NVTX rows skipped, import succeeds"
+like "$out" "^profq: imported .* as run 3 .*, 3 skipped, 2 unmatched$" "--keep-going: 3 NVTX rows skipped, 2 unmatched"
+is "$(sqlite "$DB" "SELECT count(*), count(*) - count(end_ns) FROM ranges WHERE run_id = 3")" \
+   "$(sqlite "file:$TMP/badnvtx.sqlite?mode=ro" "SELECT count(*) - 3, 2 FROM NVTX_EVENTS")" \
+   "--keep-going: the other ranges imported, the two without an end among them"
+
 # The source export itself is never modified.
 is "$(sha256sum "$NSYS/mock.sqlite" | cut -d' ' -f1)" \
    "$(grep mock.sqlite "$NSYS/SOURCES.md" | grep -o '[0-9a-f]\{64\}')" "mock.sqlite unchanged"
