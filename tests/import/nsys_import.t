@@ -235,4 +235,28 @@ if [ -f "$f" ]; then
 	   "jsonText with quotes, a backslash, tab and newline is quoted JSON"
 fi
 
+# Rows are numbered in start order whether the export's tables are stored in that order (read
+# as stored) or not (sorted): the same export with its kernel and memcpy tables written in a
+# shuffled order gives the same rows under the same ids.
+f=$NSYS/h100_2gpu_1s.sqlite
+if [ -f "$f" ]; then
+	cp "$f" "$TMP/shuffled.sqlite" && chmod u+w "$TMP/shuffled.sqlite"
+	for t in CUPTI_ACTIVITY_KIND_KERNEL CUPTI_ACTIVITY_KIND_MEMCPY; do
+		sqlite "$TMP/shuffled.sqlite" "CREATE TABLE s AS SELECT * FROM $t ORDER BY random();
+			DELETE FROM $t; INSERT INTO $t SELECT * FROM s; DROP TABLE s"
+	done
+	is "$(sqlite "$TMP/shuffled.sqlite" "SELECT count(*) > 1000 FROM (SELECT start < lag(start)
+		OVER (ORDER BY rowid) AS back FROM CUPTI_ACTIVITY_KIND_KERNEL) WHERE back")" 1 \
+	   "shuffled: the kernels are stored out of start order"
+	rm -f "$TMP/ordered.db" "$TMP/shuffled.db"
+	"$PROFQ" import -q -o "$TMP/ordered.db" "$f" && "$PROFQ" import -q -o "$TMP/shuffled.db" "$TMP/shuffled.sqlite"
+	ok $? "shuffled: imported"
+	rows="SELECT id, start_ns, end_ns, device_id, stream_id, correlation_id FROM kernels
+		UNION ALL SELECT id, start_ns, end_ns, device_id, stream_id, bytes FROM memcpys"
+	is "$(sqlite "$TMP/shuffled.db" "$rows")" "$(sqlite "$TMP/ordered.db" "$rows")" \
+	   "shuffled: the same kernels and memcpys under the same ids"
+	is "$(sqlite "$TMP/ordered.db" "SELECT count(*) FROM kernels a JOIN kernels b ON b.id = a.id + 1
+		WHERE b.start_ns < a.start_ns")" 0 "ordered: kernel ids in start order"
+fi
+
 done_testing
