@@ -5,7 +5,7 @@
  * are the definitions and compute any run the tables do not hold; on an nsys export of 400 k GPU
  * events SQLite takes ~1.5 s and ~0.7 s for the first two, mostly sorting. Here SQL reads the
  * events and calls with the views' own expressions (hta_start_ns, hta_end_ns: HTA's whole-µs
- * clock for Kineto runs; the kernel classes, a CASE of GLOBs once a name); C finds each event's
+ * clock for Kineto runs; the kernel classes, a CASE of GLOBs asked once a name); C finds each event's
  * launching call (the first with its process and correlation id: rounding keeps order, so the
  * first rounded start is the rounded first start), keeps those launched before the cut (the last
  * ProfilerStep#N start, with two or more such names), and derive_idle.c, derive_temporal.c and
@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "radix_sort.h"
 
 typedef struct {
 	sqlite3_int64 pid, corr, t; /* t: the start on the run's clock */
@@ -136,41 +138,94 @@ static int find_launch(const hta_run *run, int has_pid, sqlite3_int64 pid, int h
 	return 1;
 }
 
+/* HTA's kernel classes (the views' CASE of GLOBs) of a name: columns COMPUTATION, COMMUNICATION. */
+#define KERNEL_CLASS \
+	"SELECT class = 'COMPUTATION', class = 'COMMUNICATION' FROM (SELECT CASE " \
+	"WHEN n.value GLOB 'nccl*' OR n.value GLOB 'hip*' OR n.value GLOB 'hccl*' " \
+	"  OR n.value GLOB '*ncclKernel*' THEN 'COMMUNICATION' " \
+	"WHEN n.value GLOB 'Memcpy*' OR n.value GLOB 'hipMemcpy*' OR n.value GLOB 'Memset*' " \
+	"  OR n.value GLOB 'hipMemset*' OR n.value GLOB 'dma*' THEN 'MEMORY' " \
+	"WHEN NOT (n.value GLOB '*Memcpy*' OR n.value GLOB '*Memset*' OR n.value GLOB '*dma*' " \
+	"  OR n.value GLOB '*Sync*' OR n.value GLOB 'Stream Wait Event*' " \
+	"  OR n.value GLOB 'cuda*LaunchKernel*' OR n.value GLOB 'runFunction*' " \
+	"  OR n.value GLOB 'job_exe*' OR n.value GLOB 'packet*' OR n.value GLOB 'pe_exe*' " \
+	"  OR n.value GLOB 'cpum_exe_subgraph*' " \
+	"  OR n.value GLOB 'collective_subgraph_execution*') THEN 'COMPUTATION' " \
+	"ELSE 'OTHER' END AS class FROM strings n WHERE n.id = ?1)"
+
+#define ID_KEY(x) (x)
+PQ_RADIX_SORT(sort_ids, sqlite3_int64, ID_KEY)
+
+/* The kernels' classes (names[i] the name of a[i], a kernel: src 0) asked once a name, not joined
+ * a kernel: the join was ~0.2 s of 317 k kernels. A kernel whose name is not a string is left out,
+ * as by the join. */
+static int classify(sqlite3 *db, pq_hta_event *a, const sqlite3_int64 *names, size_t *n,
+		    pq_error *err)
+{
+	sqlite3_int64 *ids = malloc((*n > 0 ? *n : 1) * sizeof(*ids));
+	unsigned *says = NULL;
+	size_t nids = 0, distinct = 0, kept = 0;
+
+	if (ids == NULL)
+		return pq_fail(err, "out of memory");
+	for (size_t i = 0; i < *n; i++)
+		if (a[i].src == 0 && (nids == 0 || ids[nids - 1] != names[i]))
+			ids[nids++] = names[i];
+	if (sort_ids(ids, nids) != 0) {
+		free(ids);
+		return pq_fail(err, "out of memory");
+	}
+	for (size_t i = 0; i < nids; i++) /* sorted now: the repeats go */
+		if (distinct == 0 || ids[distinct - 1] != ids[i])
+			ids[distinct++] = ids[i];
+	nids = distinct;
+	if ((says = malloc((nids > 0 ? nids : 1) * sizeof(*says))) == NULL) {
+		free(ids);
+		return pq_fail(err, "out of memory");
+	}
+	if (pq_derive_ask(db, KERNEL_CLASS, ids, nids, says, err) != 0) {
+		free(ids);
+		free(says);
+		return -1;
+	}
+	for (size_t i = 0; i < *n; i++) {
+		if (a[i].src == 0) {
+			unsigned x = says[pq_derive_find(ids, nids, names[i])];
+
+			if (!(x & 1))
+				continue;
+			a[i].comp = (x & 2) != 0;
+			a[i].comm = (x & 4) != 0;
+		}
+		a[kept++] = a[i];
+	}
+	*n = kept;
+	free(ids);
+	free(says);
+	return 0;
+}
+
 /* The run's GPU events on its clock that were launched before its cut (all without one). */
 static int load_events(sqlite3 *db, const hta_run *run, pq_hta_event **out, size_t *n,
 		       pq_error *err)
 {
 	sqlite3_stmt *st = run_query(db,
-		"WITH ktype AS MATERIALIZED (SELECT id, class = 'COMPUTATION' AS comp, "
-		"class = 'COMMUNICATION' AS comm FROM (SELECT n.id, CASE "
-		"WHEN n.value GLOB 'nccl*' OR n.value GLOB 'hip*' OR n.value GLOB 'hccl*' "
-		"  OR n.value GLOB '*ncclKernel*' THEN 'COMMUNICATION' "
-		"WHEN n.value GLOB 'Memcpy*' OR n.value GLOB 'hipMemcpy*' OR n.value GLOB 'Memset*' "
-		"  OR n.value GLOB 'hipMemset*' OR n.value GLOB 'dma*' THEN 'MEMORY' "
-		"WHEN NOT (n.value GLOB '*Memcpy*' OR n.value GLOB '*Memset*' OR n.value GLOB '*dma*' "
-		"  OR n.value GLOB '*Sync*' OR n.value GLOB 'Stream Wait Event*' "
-		"  OR n.value GLOB 'cuda*LaunchKernel*' OR n.value GLOB 'runFunction*' "
-		"  OR n.value GLOB 'job_exe*' OR n.value GLOB 'packet*' OR n.value GLOB 'pe_exe*' "
-		"  OR n.value GLOB 'cpum_exe_subgraph*' "
-		"  OR n.value GLOB 'collective_subgraph_execution*') THEN 'COMPUTATION' "
-		"ELSE 'OTHER' END AS class "
-		"FROM strings n WHERE n.id IN (SELECT name_id FROM kernels WHERE run_id = ?1))) "
 		"SELECT device_id, stream_id, src, id, start_ns, "
 		"CASE WHEN ?2 THEN hta_start_ns(start_ns, ?3) ELSE start_ns END, "
 		"CASE WHEN ?2 THEN hta_end_ns(start_ns, end_ns, ?3) ELSE end_ns END, "
-		"process_id, correlation_id, comp, comm FROM ("
-		"SELECT k.device_id, k.stream_id, 0 AS src, k.id, k.start_ns, k.end_ns, k.process_id, "
-		"k.correlation_id, t.comp, t.comm FROM kernels k CROSS JOIN ktype t ON t.id = k.name_id "
-		"WHERE k.run_id = ?1 UNION ALL "
-		"SELECT device_id, stream_id, 1, id, start_ns, end_ns, process_id, correlation_id, 0, 0 "
+		"process_id, correlation_id, name_id FROM ("
+		"SELECT device_id, stream_id, 0 AS src, id, start_ns, end_ns, process_id, "
+		"correlation_id, name_id FROM kernels WHERE run_id = ?1 UNION ALL "
+		"SELECT device_id, stream_id, 1, id, start_ns, end_ns, process_id, correlation_id, 0 "
 		"FROM memcpys WHERE run_id = ?1 UNION ALL "
-		"SELECT device_id, stream_id, 2, id, start_ns, end_ns, process_id, correlation_id, 0, 0 "
+		"SELECT device_id, stream_id, 2, id, start_ns, end_ns, process_id, correlation_id, 0 "
 		"FROM memsets WHERE run_id = ?1 UNION ALL "
-		"SELECT device_id, stream_id, 3, id, start_ns, end_ns, process_id, correlation_id, 0, 0 "
+		"SELECT device_id, stream_id, 3, id, start_ns, end_ns, process_id, correlation_id, 0 "
 		"FROM synchronizations WHERE run_id = ?1 AND stream_id IS NOT NULL "
 		"AND correlation_id IS NOT NULL)", run);
 	pq_hta_event *a = NULL;
-	size_t cap = 0;
+	sqlite3_int64 *names = NULL;
+	size_t cap = 0, names_cap = 0;
 	int rc;
 
 	*n = 0;
@@ -185,25 +240,32 @@ static int load_events(sqlite3 *db, const hta_run *run, pq_hta_event **out, size
 			.src = (unsigned char)sqlite3_column_int(st, 2), .id = sqlite3_column_int64(st, 3),
 			.start = sqlite3_column_int64(st, 4), .ts = sqlite3_column_int64(st, 5),
 			.has_ts = sqlite3_column_type(st, 5) != SQLITE_NULL,
-			.e = sqlite3_column_int64(st, 6), .has_e = sqlite3_column_type(st, 6) != SQLITE_NULL,
-			.comp = (unsigned char)sqlite3_column_int(st, 9),
-			.comm = (unsigned char)sqlite3_column_int(st, 10) };
+			.e = sqlite3_column_int64(st, 6), .has_e = sqlite3_column_type(st, 6) != SQLITE_NULL };
 
 		x.has_rt = (unsigned char)find_launch(
 			run, sqlite3_column_type(st, 7) != SQLITE_NULL, sqlite3_column_int64(st, 7),
 			sqlite3_column_type(st, 8) != SQLITE_NULL, sqlite3_column_int64(st, 8), &x.rt);
 		if (run->has_bound && !(x.has_rt && x.rt < run->bound))
 			continue;
-		if (pq_derive_grow((void **)&a, &cap, *n, sizeof(*a)) != 0) {
+		if (pq_derive_grow((void **)&a, &cap, *n, sizeof(*a)) != 0 ||
+		    pq_derive_grow((void **)&names, &names_cap, *n, sizeof(*names)) != 0) {
 			rc = SQLITE_NOMEM;
 			break;
 		}
+		names[*n] = sqlite3_column_int64(st, 9);
 		a[(*n)++] = x;
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
 		free(a);
+		free(names);
 		return rc == SQLITE_NOMEM ? pq_fail(err, "out of memory") : pq_derive_fail(db, err);
+	}
+	rc = classify(db, a, names, n, err);
+	free(names);
+	if (rc != 0) {
+		free(a);
+		return -1;
 	}
 	*out = a;
 	return 0;
