@@ -9,8 +9,9 @@
 /* Derived tables whose views are too slow, evaluated in C: compute holds their rows for the runs
  * the query runs selects, from a connection's committed data; insert writes table's rows of the
  * runs the query runs selects, possibly on another connection; release frees them. tb_op_sums
- * (derive_ops.c), tb_steps and tb_step_times (derive_steps.c), and hta_idle_breakdown,
- * hta_temporal_breakdown and hta_comm_overlap for their default options (derive_hta.c). */
+ * (derive_ops.c), tb_steps and tb_step_times (derive_steps.c), tb_gpu_metrics (derive_gpu.c), and
+ * hta_idle_breakdown, hta_temporal_breakdown and hta_comm_overlap for their default options
+ * (derive_hta.c). */
 typedef struct pq_host_handoff pq_host_handoff;
 typedef struct {
 	/* hosts: where host ranges read by one derivation wait for the next (NULL: none). */
@@ -19,7 +20,8 @@ typedef struct {
 	int (*insert)(sqlite3 *db, const char *table, const char *runs, void *rows, pq_error *err);
 	void (*release)(void *rows);
 } pq_deriver;
-extern const pq_deriver pq_op_sums_deriver, pq_hta_deriver, pq_steps_deriver;
+extern const pq_deriver pq_op_sums_deriver, pq_hta_deriver, pq_steps_deriver,
+	pq_gpu_metrics_deriver;
 
 /* The HTA tables' shared part (derive_hta.c computes the three from one read of a run's GPU events
  * and API calls; derive_idle.c, derive_temporal.c and derive_overlap.c each sort the kept events

@@ -3,6 +3,7 @@
 # rows their views compute from the events (some computed in C: lib/derive_*.c), read by the reports; a run without them (an open one, an older file) computed on the
 # fly with the same numbers; added to an older file by the next write; kept by merge.
 . "${0%/*}/../lib.sh"
+. "${0%/*}/trace.sh"
 cd "$TMP"
 K1=$DATA/kineto/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz
 K4=$DATA/kineto/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz
@@ -26,6 +27,41 @@ check() { # DB: each table's stored rows are its view's
 	done <check.out
 }
 check all.db
+
+# tb_gpu_metrics' Tensor Core share (lib/derive_gpu.c matches runtime calls and host ranges in C):
+# a kernel counts once per runtime call of its correlation id whose external id is 0 or that of an
+# ended cpu_op or "python" range; a python_function range or an unknown id does not count. By
+# hand: device 0: the s884 kernel 10 of 10 + 20 (the python range's) + 8 (external id 0; its
+# kernel names no device: Kineto's device 0) = 26.32 %; device 1: the s884 kernel 40 (external id
+# 0) of 40 + 5 twice (two calls with its correlation id) = 80 %; the python_function range's
+# kernel (30) and the unknown id's (50) left out.
+trace_begin tc.json
+X user_annotation ProfilerStep#1 123 100 300
+X user_annotation ProfilerStep#2 123 400 300
+X Operator aten::mm 123 110 50 '"External id": 10'
+X python bar 123 170 20 '"External id": 11'
+X python_function baz 123 200 20 '"External id": 12'
+X Runtime cudaLaunchKernel 123 120 2 '"correlation": 1, "external id": 10'
+X Kernel volta_s884gemm_128x128 'stream 7' 125 10 '"correlation": 1, "external id": 10, "device": 0'
+X Runtime cudaLaunchKernel 123 175 2 '"correlation": 2, "external id": 11'
+X Kernel kernel_a 'stream 7' 180 20 '"correlation": 2, "external id": 11, "device": 0'
+X Runtime cudaLaunchKernel 123 205 2 '"correlation": 3, "external id": 12'
+X Kernel kernel_b 'stream 7' 210 30 '"correlation": 3, "external id": 12, "device": 0'
+X Runtime cudaLaunchKernel 123 250 2 '"correlation": 4, "external id": 0'
+X Kernel volta_s884gemm_128x128 'stream 8' 255 40 '"correlation": 4, "external id": 0, "device": 1'
+X Runtime cudaLaunchKernel 123 260 2 '"correlation": 5, "external id": 99'
+X Kernel kernel_c 'stream 8' 300 50 '"correlation": 5, "external id": 99, "device": 1'
+X Runtime cudaLaunchKernel 123 350 2 '"correlation": 6, "external id": 10'
+X Runtime cudaLaunchKernel 123 355 2 '"correlation": 6, "external id": 10'
+X Kernel kernel_d 'stream 8' 360 5 '"correlation": 6, "external id": 10, "device": 1'
+X Runtime cudaLaunchKernel 123 370 2 '"correlation": 7, "external id": 0'
+X Kernel kernel_e 'stream 9' 375 8 '"correlation": 7, "external id": 0'
+trace_end
+import_trace tc.json tc.db
+is "$(sqlite tc.db "SELECT group_concat(tensor_core_pct, ' ') FROM
+	(SELECT tensor_core_pct FROM tb_gpu_metrics ORDER BY device_id)")" "26.32 80.0" \
+   "tb_gpu_metrics: the Tensor Core share by hand (devices 0 and 1)"
+check tc.db
 
 # The input shapes tb_op_sums groups by are read off the args text by lib/derive_ops.c when the
 # value is a minified array or object, else by json_extract, as the view reads them: args rewritten
