@@ -151,9 +151,9 @@ static const job pool[] = {
 /* Memory: the steps job and the operator sums each hold copies of the run's host ranges, calls
  * and GPU events. Above this many host operator ranges (PROFQ_DERIVE_LARGE in the environment
  * says another number: tests/reports/derived.t takes this path on small traces) they do not run
- * at once: the worker takes the HTA and kernel jobs first and the operator sums once the chain
- * (steps, GPU metrics) is written, which on such runs balances the two CPUs as well, and the
- * import's peak RSS on the 500 MB bench trace goes from ~330 to ~240 MB (bench/RESULTS.md). */
+ * at once: the worker takes the HTA and kernel jobs first and the operator sums once the steps
+ * are written, which on such runs balances the two CPUs as well, and the import's peak RSS on
+ * the 500 MB bench trace goes from ~330 to ~240 MB (bench/RESULTS.md). */
 #define OVERLAP_MAX_HOST_OPS 100000
 static const int small_order[NPOOL] = { 0, 1, 2 };
 static const int large_order[NPOOL] = { 1, 2, 0 };
@@ -168,8 +168,8 @@ typedef struct {
 	pthread_cond_t steps_written;   /* signalled when steps_done is set */
 	const int *order;               /* the order jobs of pool are taken in */
 	int large;                      /* OVERLAP_MAX_HOST_OPS exceeded */
-	int steps_done;                 /* the writer's chain (steps, GPU metrics) is over, under lock */
-	pq_host_handoff hosts;          /* a large run's: from the chain to the operator sums */
+	int steps_done;                 /* the writer's steps job is over, under lock */
+	pq_host_handoff hosts;          /* a large run's: from the steps job to the operator sums */
 	size_t next;                    /* the next job of order to take, under lock */
 	int taken[NPOOL];               /* by the worker */
 	int rc[NPOOL];                  /* the worker's: 0 when it holds the rows */
@@ -189,7 +189,7 @@ static int take(worker *w)
 	return i;
 }
 
-/* The writer's chain is over (or will not run): a large run's operator sums may start. */
+/* The writer's steps job is over (or will not run): a large run's operator sums may start. */
 static void steps_over(worker *w)
 {
 	if (w == NULL)
@@ -412,12 +412,18 @@ static int derive(sqlite3 *db, worker *w, long long no_host_ops, pq_error *err)
 	unsigned shadows = 0;
 	int rc = 0, i;
 	pq_host_handoff chain_hosts; /* the steps job's host ranges, for tb_gpu_metrics */
+	int large = w != NULL && w->large;
 
-	/* A large run's go on to the operator sums, which wait for the chain. */
+	/* A large run's go to the operator sums instead, which start once the steps are written,
+	 * beside tb_gpu_metrics (which then reads what it needs of them itself). */
 	pq_host_handoff_init(&chain_hosts);
-	for (size_t c = 0; c < NCHAIN && rc == 0; c++)
-		rc = run_job(db, &chain[c], NULL, -1, w != NULL && w->large ? &w->hosts : &chain_hosts,
-			     no_host_ops, &shadows, err);
+	for (size_t c = 0; c < NCHAIN && rc == 0; c++) {
+		rc = run_job(db, &chain[c], NULL, -1,
+			     large ? (c == 0 ? &w->hosts : NULL) : &chain_hosts, no_host_ops,
+			     &shadows, err);
+		if (c == 0)
+			steps_over(w);
+	}
 	pq_host_handoff_free(&chain_hosts);
 	steps_over(w); /* also when the chain failed: the worker must not wait for it */
 	if (w == NULL) {

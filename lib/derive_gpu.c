@@ -5,9 +5,9 @@
  * asked here as the view asks it, the same query shape over the same rows, so the doubles come out
  * the same. Its Tensor Core part joined every kernel to its launching runtime call and probed the
  * host ranges for that call's external id, half of the view's ~43 ms on the ResNet50 sample: here
- * the run's runtime calls are read once and matched in C against the host ranges the steps job
- * read (handed on by db_derive.c), and each kernel name is asked once whether it is a Tensor Core
- * one. Kept as the
+ * the run's runtime calls are read once and matched in C against the external ids of the host
+ * ranges the steps job read (handed on by db_derive.c; a large run's are read here instead), and
+ * each kernel name is asked once whether it is a Tensor Core one. Kept as the
  * view has it: a kernel counts once per runtime call (api_kind 0) of its process and correlation id
  * whose external id is 0 or that of an ended cpu_op / user_annotation / python range of the run.
  * tests/reports/derived.t checks the table against the view.
@@ -99,26 +99,57 @@ static int per_device(sqlite3 *db, sqlite3_int64 run, gpu_rows *out, size_t *fir
 	return pq_derive_finish(db, st, rc, err);
 }
 
-/* The external ids of the run's ended cpu_op, user_annotation and "python" ranges, sorted, once. */
-static int host_ids(const pq_host_range *h, size_t nh, sqlite3_int64 run, sqlite3_int64 **ids,
-		    size_t *n, pq_error *err)
+/* ids[0..*n) sorted, without repeats. */
+static int sort_distinct(sqlite3_int64 *ids, size_t *n, pq_error *err)
 {
 	size_t m = 0;
 
-	*n = 0;
-	if ((*ids = malloc((nh > 0 ? nh : 1) * sizeof(**ids))) == NULL)
-		return pq_fail(err, "out of memory");
-	for (size_t i = 0; i < nh; i++)
-		if (h[i].run == run && h[i].has_ext &&
-		    (h[i].kind == 2 || h[i].kind == 3 || (h[i].kind == 5 && h[i].python)))
-			(*ids)[(*n)++] = h[i].ext;
-	if (sort_ids(*ids, *n) != 0)
+	if (sort_ids(ids, *n) != 0)
 		return pq_fail(err, "out of memory");
 	for (size_t i = 0; i < *n; i++)
-		if (m == 0 || (*ids)[m - 1] != (*ids)[i])
-			(*ids)[m++] = (*ids)[i];
+		if (m == 0 || ids[m - 1] != ids[i])
+			ids[m++] = ids[i];
 	*n = m;
 	return 0;
+}
+
+/* The external ids of the run's ended cpu_op, user_annotation and "python" ranges, sorted, once:
+ * from the host ranges h when the steps job handed them on, else read. */
+static int host_ids(sqlite3 *db, const pq_host_range *h, size_t nh, sqlite3_int64 run,
+		    sqlite3_int64 **ids, size_t *n, pq_error *err)
+{
+	sqlite3_stmt *st = NULL;
+	size_t cap = 0;
+	int rc;
+
+	*ids = NULL;
+	*n = 0;
+	if (h != NULL) {
+		if ((*ids = malloc((nh > 0 ? nh : 1) * sizeof(**ids))) == NULL)
+			return pq_fail(err, "out of memory");
+		for (size_t i = 0; i < nh; i++)
+			if (h[i].run == run && h[i].has_ext &&
+			    (h[i].kind == 2 || h[i].kind == 3 || (h[i].kind == 5 && h[i].python)))
+				(*ids)[(*n)++] = h[i].ext;
+		return sort_distinct(*ids, n, err);
+	}
+	if (sqlite3_prepare_v2(db, "SELECT h.external_id FROM ranges h "
+			       "LEFT JOIN strings c ON c.id = h.category_id WHERE h.run_id = ?1 "
+			       "AND h.external_id IS NOT NULL AND h.end_ns IS NOT NULL "
+			       "AND (h.kind IN (2, 3) OR (h.kind = 5 AND lower(c.value) = 'python'))",
+			       -1, &st, NULL) != SQLITE_OK)
+		return pq_derive_fail(db, err);
+	sqlite3_bind_int64(st, 1, run);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (pq_derive_grow((void **)ids, &cap, *n, sizeof(**ids)) != 0) {
+			sqlite3_finalize(st);
+			return pq_fail(err, "out of memory");
+		}
+		(*ids)[(*n)++] = sqlite3_column_int64(st, 0);
+	}
+	if (pq_derive_finish(db, st, rc, err) != 0)
+		return -1;
+	return sort_distinct(*ids, n, err);
 }
 
 /* The run's runtime calls that a kernel can join (process and correlation id known), sorted. */
@@ -188,7 +219,8 @@ static int call_kernels(sqlite3 *db, sqlite3_int64 run, const gcall *calls, size
 	return pq_derive_finish(db, st, rc, err);
 }
 
-/* The Tensor Core sums of the run's devices (its rows): tc's of the view; h: host ranges. */
+/* The Tensor Core sums of the run's devices (its rows): tc's of the view; h: the host ranges
+ * handed on, or NULL. */
 static int tensor_cores(sqlite3 *db, sqlite3_int64 run, const pq_host_range *h, size_t nh,
 			gpu_row *rows, size_t nrows, pq_error *err)
 {
@@ -197,7 +229,7 @@ static int tensor_cores(sqlite3 *db, sqlite3_int64 run, const pq_host_range *h, 
 	gkern *k = NULL;
 	unsigned *tc = NULL;
 	size_t nhosts = 0, ncalls = 0, nk = 0, nnames = 0;
-	int rc = host_ids(h, nh, run, &hosts, &nhosts, err);
+	int rc = host_ids(db, h, nh, run, &hosts, &nhosts, err);
 
 	if (rc == 0)
 		rc = runtime_calls(db, run, &calls, &ncalls, err);
@@ -265,8 +297,9 @@ static int compute(sqlite3 *db, const char *runs, pq_host_handoff *hosts, void *
 		free(out);
 		return pq_fail(err, "out of memory");
 	}
-	/* the steps job's (db_derive.c hands them on), left for the operator sums after */
-	if (pq_host_ranges_take(db, runs, hosts, &h, &nh, err) != 0) {
+	/* the steps job's, when db_derive.c hands them on (a large run's go to the operator sums:
+	 * the external ids are read instead of a second copy of the ranges) */
+	if (hosts != NULL && pq_host_ranges_take(db, runs, hosts, &h, &nh, err) != 0) {
 		sqlite3_free(sql);
 		free(out);
 		return -1;
@@ -287,7 +320,7 @@ static int compute(sqlite3 *db, const char *runs, pq_host_handoff *hosts, void *
 	else if (rc > 0)
 		rc = pq_derive_fail(db, err);
 	sqlite3_finalize(st);
-	pq_host_ranges_leave(db, runs, hosts, h, nh);
+	free(h);
 	if (rc != 0) {
 		gpu_free(out);
 		return -1;
