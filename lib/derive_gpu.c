@@ -7,9 +7,9 @@
  * host ranges for that call's external id, half of the view's ~43 ms on the ResNet50 sample: here
  * the run's runtime calls are read once and matched in C against the external ids of the host
  * ranges the steps job read (handed on by db_derive.c; a large run's are read here instead), and
- * each kernel name is asked once whether it is a Tensor Core one. Kept as the
- * view has it: a kernel counts once per runtime call (api_kind 0) of its process and correlation id
- * whose external id is 0 or that of an ended cpu_op / user_annotation / python range of the run.
+ * each kernel name is asked once whether it is a Tensor Core one. Kept as the view has it: a
+ * kernel counts once per runtime call (api_kind 0) of its process and correlation id whose
+ * external id is 0 or that of an ended cpu_op / user_annotation / "python" range of the run.
  * tests/reports/derived.t checks the table against the view.
  */
 #include "derive.h"
