@@ -13,7 +13,6 @@
  * tests/reports/derived.t checks the table against the view.
  */
 #include "derive.h"
-#include "radix_sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -40,9 +39,6 @@ typedef struct {
 	gpu_row *rows;
 	size_t n, cap;
 } gpu_rows;
-
-#define ID_KEY(x) (x)
-PQ_RADIX_SORT(sort_ids, sqlite3_int64, ID_KEY)
 
 static int cmp_call(const void *pa, const void *pb)
 {
@@ -99,20 +95,6 @@ static int per_device(sqlite3 *db, sqlite3_int64 run, gpu_rows *out, size_t *fir
 	return pq_derive_finish(db, st, rc, err);
 }
 
-/* ids[0..*n) sorted, without repeats. */
-static int sort_distinct(sqlite3_int64 *ids, size_t *n, pq_error *err)
-{
-	size_t m = 0;
-
-	if (sort_ids(ids, *n) != 0)
-		return pq_fail(err, "out of memory");
-	for (size_t i = 0; i < *n; i++)
-		if (m == 0 || ids[m - 1] != ids[i])
-			ids[m++] = ids[i];
-	*n = m;
-	return 0;
-}
-
 /* The external ids of the run's ended cpu_op, user_annotation and "python" ranges, sorted, once:
  * from the host ranges h when the steps job handed them on, else read. */
 static int host_ids(sqlite3 *db, const pq_host_range *h, size_t nh, sqlite3_int64 run,
@@ -131,7 +113,8 @@ static int host_ids(sqlite3 *db, const pq_host_range *h, size_t nh, sqlite3_int6
 			if (h[i].run == run && h[i].has_ext &&
 			    (h[i].kind == 2 || h[i].kind == 3 || (h[i].kind == 5 && h[i].python)))
 				(*ids)[(*n)++] = h[i].ext;
-		return sort_distinct(*ids, n, err);
+		*n = pq_derive_distinct(*ids, *n);
+		return 0;
 	}
 	if (sqlite3_prepare_v2(db, "SELECT h.external_id FROM ranges h "
 			       "LEFT JOIN strings c ON c.id = h.category_id WHERE h.run_id = ?1 "
@@ -149,7 +132,8 @@ static int host_ids(sqlite3 *db, const pq_host_range *h, size_t nh, sqlite3_int6
 	}
 	if (pq_derive_finish(db, st, rc, err) != 0)
 		return -1;
-	return sort_distinct(*ids, n, err);
+	*n = pq_derive_distinct(*ids, *n);
+	return 0;
 }
 
 /* The run's runtime calls that a kernel can join (process and correlation id known), sorted. */

@@ -18,8 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "radix_sort.h"
-
 typedef struct {
 	sqlite3_int64 pid, corr, t; /* t: the start on the run's clock */
 	int has_pid;
@@ -153,9 +151,6 @@ static int find_launch(const hta_run *run, int has_pid, sqlite3_int64 pid, int h
 	"  OR n.value GLOB 'collective_subgraph_execution*') THEN 'COMPUTATION' " \
 	"ELSE 'OTHER' END AS class FROM strings n WHERE n.id = ?1)"
 
-#define ID_KEY(x) (x)
-PQ_RADIX_SORT(sort_ids, sqlite3_int64, ID_KEY)
-
 /* The kernels' classes (names[i] the name of a[i], a kernel: src 0) asked once a name, not joined
  * a kernel: the join was ~0.2 s of 317 k kernels. A kernel whose name is not a string is left out,
  * as by the join. */
@@ -164,21 +159,14 @@ static int classify(sqlite3 *db, pq_hta_event *a, const sqlite3_int64 *names, si
 {
 	sqlite3_int64 *ids = malloc((*n > 0 ? *n : 1) * sizeof(*ids));
 	unsigned *says = NULL;
-	size_t nids = 0, distinct = 0, kept = 0;
+	size_t nids = 0, kept = 0;
 
 	if (ids == NULL)
 		return pq_fail(err, "out of memory");
 	for (size_t i = 0; i < *n; i++)
-		if (a[i].src == 0 && (nids == 0 || ids[nids - 1] != names[i]))
+		if (a[i].src == 0)
 			ids[nids++] = names[i];
-	if (sort_ids(ids, nids) != 0) {
-		free(ids);
-		return pq_fail(err, "out of memory");
-	}
-	for (size_t i = 0; i < nids; i++) /* sorted now: the repeats go */
-		if (distinct == 0 || ids[distinct - 1] != ids[i])
-			ids[distinct++] = ids[i];
-	nids = distinct;
+	nids = pq_derive_distinct(ids, nids);
 	if ((says = malloc((nids > 0 ? nids : 1) * sizeof(*says))) == NULL) {
 		free(ids);
 		return pq_fail(err, "out of memory");

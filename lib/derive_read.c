@@ -1,6 +1,7 @@
 /* derive_read.c - reading for the derived tables computed in C (derive.h): statements over the
  * runs being derived, sets of ids, and what a view or a query says about each id. */
 #include "derive.h"
+#include "radix_sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -10,13 +11,18 @@ static int cmp_id(const void *pa, const void *pb)
 	return pq_derive_cmp(*(const sqlite3_int64 *)pa, *(const sqlite3_int64 *)pb);
 }
 
+#define ID_KEY(x) (x)
+PQ_RADIX_SORT(sort_ids, sqlite3_int64, ID_KEY)
+
 size_t pq_derive_distinct(sqlite3_int64 *ids, size_t n)
 {
 	size_t m = 0;
 
 	if (n < 2)
 		return n;
-	qsort(ids, n, sizeof(*ids), cmp_id);
+	/* a radix sort (the ids of a run's kernels: 0.3 M on an nsys export); qsort without memory */
+	if (sort_ids(ids, n) != 0)
+		qsort(ids, n, sizeof(*ids), cmp_id);
 	for (size_t i = 0; i < n; i++)
 		if (m == 0 || ids[m - 1] != ids[i])
 			ids[m++] = ids[i];
