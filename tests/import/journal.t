@@ -28,6 +28,22 @@ like "$before" '^[1-9][0-9]*$' "the sample has kernels ($before)"
 is "$?$(sqlite new.db "PRAGMA journal_mode")" 0wal "a second import into it: still WAL"
 is "$(kernels new.db)" "$((before + 1))" "and its one kernel added"
 
+# Pages: a new file gets 16 KiB ones (lib/db.c says why); a file with other pages, as an older
+# profq or sqlite3 wrote it, keeps its own through another import.
+is "$(sqlite new.db "PRAGMA page_size")" 16384 "a new file has 16 KiB pages"
+cp new.db small.db
+sqlite small.db "PRAGMA journal_mode=DELETE; PRAGMA page_size=4096; VACUUM;" >/dev/null
+is "$(sqlite small.db "PRAGMA page_size")" 4096 "a copy turned into 4 KiB pages"
+cp t.json w.json && printf '\n\n' >>w.json # other bytes: not the file imported already
+"$PROFQ" import -q -o small.db w.json
+is "$?$(sqlite small.db "PRAGMA page_size")" 04096 "an import into it keeps them"
+is "$(kernels small.db)$(sqlite small.db "PRAGMA integrity_check")" "$((before + 2))ok" \
+	"with the new kernel added and the file intact"
+"$PROFQ" kernel-sum new.db --run 1 --format csv >sums.csv
+ok "$([ "$(wc -l <sums.csv)" -gt 10 ]; echo $?)" "the sample's kernel-sum has rows"
+is "$("$PROFQ" kernel-sum small.db --run 1 --format csv)" "$(cat sums.csv)" \
+	"and is the same read from the copy"
+
 # Three files in one command into a new file: the first switches it to WAL, the others follow.
 cp t.json u.json && printf '\n' >>u.json
 "$PROFQ" import -q -o three.db t.json "$SAMPLE" u.json
