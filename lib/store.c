@@ -1029,8 +1029,10 @@ typedef struct int_col {
 } int_col;
 
 typedef struct insert_plan {
-	bound *bound;           /* what each parameter holds, run_id first */
+	bound *bound;           /* what each parameter holds, run_id first; not the integer columns' */
 	int_col *ints;          /* the integer columns */
+	int64_t *last;          /* what each integer column holds, when primed */
+	int primed;             /* last[] holds the previous row, which was written */
 	unsigned char *others;  /* the other columns' indices into the table's cols */
 	size_t nints, nothers;
 } insert_plan;
@@ -1038,11 +1040,13 @@ typedef struct insert_plan {
 static insert_plan *plan_insert(const pq_table *tab)
 {
 	size_t n = tab->ncols;
-	insert_plan *pl = calloc(1, sizeof(*pl) + (n + 1) * sizeof(bound) + n * sizeof(int_col) + n);
+	insert_plan *pl = calloc(1, sizeof(*pl) + n * sizeof(int64_t) + (n + 1) * sizeof(bound) +
+				    n * sizeof(int_col) + n);
 
 	if (pl == NULL)
 		return NULL;
-	pl->bound = (bound *)(pl + 1);
+	pl->last = (int64_t *)(pl + 1);
+	pl->bound = (bound *)(pl->last + n);
 	pl->ints = (int_col *)(pl->bound + n + 1);
 	pl->others = (unsigned char *)(pl->ints + n);
 	for (size_t i = 0; i < n; i++) {
@@ -1089,6 +1093,35 @@ static void clear_row(pq_store *s, enum pq_table_id t)
 {
 	sqlite3_clear_bindings(s->insert[t]);
 	memset(s->plan[t]->bound, 0, (pq_tables[t].ncols + 1) * sizeof(bound));
+	s->plan[t]->primed = 0;
+}
+
+/* Binds row's integer columns. Once primed, a value equal to the previous row's is neither
+ * bound again nor checked: that row was written, so it had every required one. This is the
+ * loop every event goes through, ~34 columns of a kernel; most of them repeat. Sets *missing to
+ * the first required column without a value. */
+static void bind_ints(sqlite3_stmt *st, insert_plan *pl, const pq_table *tab, const char *base,
+		      const pq_col **missing)
+{
+	const int_col *c = pl->ints;
+	int64_t *last = pl->last;
+	int all = !pl->primed;
+
+	for (size_t k = 0; k < pl->nints; k++) {
+		int64_t v = *(const int64_t *)(base + c[k].offset);
+
+		if (v == last[k] && !all)
+			continue;
+		last[k] = v;
+		if (v != PQ_NULL) {
+			sqlite3_bind_int64(st, c[k].param, v);
+			continue;
+		}
+		sqlite3_bind_null(st, c[k].param);
+		if (c[k].required && *missing == NULL)
+			*missing = &tab->cols[c[k].param - 2];
+	}
+	pl->primed = 1;
 }
 
 /* Binds column c of row (not an integer column) to parameter p; 1 when it is NULL, -1 on
@@ -1186,7 +1219,7 @@ static int insert_row(pq_store *s, enum pq_table_id t, const void *row, int64_t 
 	const pq_table *tab = &pq_tables[t];
 	const char *base = row;
 	const pq_col *missing = NULL;
-	const insert_plan *pl;
+	insert_plan *pl;
 	sqlite3_stmt *st;
 
 	if (need_run(s, err) != 0 || prepare_insert(s, t, err) != 0)
@@ -1194,14 +1227,7 @@ static int insert_row(pq_store *s, enum pq_table_id t, const void *row, int64_t 
 	st = s->insert[t];
 	pl = s->plan[t];
 	bind_row_int(st, pl->bound, 1, s->run_id);
-	for (size_t k = 0; k < pl->nints; k++) {
-		const int_col *c = &pl->ints[k];
-		int64_t v = *(const int64_t *)(base + c->offset);
-
-		if (v == PQ_NULL && c->required && missing == NULL)
-			missing = &tab->cols[c->param - 2];
-		bind_row_int(st, pl->bound, c->param, v);
-	}
+	bind_ints(st, pl, tab, base, &missing);
 	for (size_t k = 0; k < pl->nothers && missing == NULL; k++) {
 		const pq_col *c = &tab->cols[pl->others[k]];
 		int rc = bind_other(s, st, pl->bound, c, pl->others[k] + 2, base, err);

@@ -382,6 +382,63 @@ static void test_bindings_and_names(void)
 	pq_store_close(s);
 }
 
+/* Many rows whose integer columns change, repeat and turn NULL at random, with a failing row
+ * (no start) now and then: each row written reads back with its own values. The expected rows are
+ * the test's own record of what it handed over, not anything the store computed. */
+static void test_bindings_random(void)
+{
+	enum { ROWS = 2000 };
+	static const int64_t pick[4] = { PQ_NULL, 0, 7, 1LL << 40 };
+	const char *path = path_in("bind_random.db");
+	int64_t want[ROWS][3];
+	sqlite3_stmt *st;
+	sqlite3 *db;
+	pq_store *s;
+	pq_error err;
+	pq_kernel k;
+	int written = 0, failed = 0, same = 1;
+	unsigned seed = 12345;
+
+	s = open_with_run(path, 0, "bind-random");
+	for (int i = 0; i < ROWS; i++) {
+		pq_kernel_init(&k);
+		k.name = "k";
+		seed = seed * 1103515245u + 12345u;
+		k.start_ns = (seed >> 8) % 13 == 0 ? PQ_NULL : 1000 + i; /* 1 in 13 fails */
+		k.end_ns = 5000 + i;
+		k.grid_x = pick[(seed >> 12) & 3];
+		k.registers_per_thread = pick[(seed >> 16) & 3];
+		k.stream_id = (seed >> 20) % 3 == 0 ? PQ_NULL : 9;
+		if (pq_store_kernel(s, &k, NULL, &err) != 0) {
+			failed++;
+			continue;
+		}
+		want[written][0] = k.grid_x;
+		want[written][1] = k.registers_per_thread;
+		want[written][2] = k.stream_id;
+		written++;
+	}
+	pq_store_commit(s, &err);
+	pq_store_close(s);
+	ok(failed > 50 && written > 1500, "random rows: %d written, %d refused", written, failed);
+	sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL);
+	sqlite3_prepare_v2(db, "SELECT coalesce(grid_x, ?1), coalesce(registers_per_thread, ?1), "
+			   "coalesce(stream_id, ?1) FROM kernels ORDER BY start_ns", -1, &st, NULL);
+	sqlite3_bind_int64(st, 1, PQ_NULL);
+	for (int i = 0; i < written; i++) {
+		if (sqlite3_step(st) != SQLITE_ROW) {
+			same = 0;
+			break;
+		}
+		for (int c = 0; c < 3; c++)
+			same &= sqlite3_column_int64(st, c) == want[i][c];
+	}
+	same &= sqlite3_step(st) == SQLITE_DONE;
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	ok(same, "each reads back with its own grid_x, registers and stream (NULL where none)");
+}
+
 #define EVENT_INDEXES "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND tbl_name IN " \
 	"('kernels', 'memcpys', 'memsets', 'api_calls', 'ranges', 'marks', 'memory_events', " \
 	"'counters', 'synchronizations', 'flows')"
@@ -712,6 +769,7 @@ int main(void)
 	test_batching();
 	test_abort();
 	test_bindings_and_names();
+	test_bindings_random();
 	test_deferred_indexes();
 	test_added_tables();
 	test_attach_and_range_end();
