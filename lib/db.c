@@ -153,9 +153,9 @@ int pq_db_check(sqlite3 *db, const char *path, pq_error *err)
 }
 
 /* A new file's page size. profq's rows are written in bulk and read by scans, and a range with its
- * args rarely fits a 4 KiB page's cell: 16 KiB pages write a file in a quarter of the system calls
- * (the ResNet50 sample's commit 45 -> 25 ms, an import of 2.5 M nsys rows 7.9 -> 7.4 s) and the
- * reports that scan ranges read fewer overflow pages (nvtx-sum -22 %; bench/RESULTS.md). */
+ * args often overflows a 4 KiB page's cell: 16 KiB pages write a file in a quarter of the system
+ * calls (the ResNet50 sample's commit 45 -> 25 ms, its import -9 %) and the reports that scan
+ * ranges read fewer overflow pages (nvtx-sum -21 %; bench/RESULTS.md). */
 #define NEW_FILE_PAGE_SIZE "16384"
 
 int pq_db_create_schema(sqlite3 *db, pq_error *err)

@@ -75,6 +75,7 @@ typedef struct recent_text {
 struct pq_store {
 	sqlite3 *db;
 	int created;
+	int fresh;                /* created, and no run begun in it yet: its schema is this build's */
 	int wal_later;            /* journal_mode is WAL from the first finished run on (store_open) */
 	int64_t run_id;           /* 0: no run open */
 	int64_t batch_rows;       /* auto-commit threshold, 0 = never, < 0 = one txn per run */
@@ -298,6 +299,7 @@ int pq_store_open(const char *path, int64_t batch_rows, pq_store **out, pq_error
 	s->db = db;
 	s->lock_fd = -1;
 	s->created = created;
+	s->fresh = created;
 	s->wal_later = created && batch_rows < 0;
 	s->batch_rows = batch_rows;
 	*out = s;
@@ -756,10 +758,14 @@ int pq_store_begin_run(pq_store *s, const pq_run_info *info, int64_t *run_id, pq
 		return pq_fail(err, "a run is already open in the store");
 	if (info->source == NULL)
 		return pq_fail(err, "a run needs a source");
-	/* The file up to date, and runs whose writers died closed, in this run's transaction. */
-	if (begin_txn(s, err) != 0 || pq_db_upgrade(s->db, err) != 0 ||
+	/* The file up to date, and runs whose writers died closed, in this run's transaction. A
+	 * file this store has just made holds this build's schema and views already: comparing them
+	 * with a reference built in memory is ~45 M instructions (~12 ms, 4 % of importing the
+	 * ResNet50 sample). */
+	if (begin_txn(s, err) != 0 || (!s->fresh && pq_db_upgrade(s->db, err) != 0) ||
 	    pq_db_repair_runs(s->db, &repair, err) != 0)
 		return -1;
+	s->fresh = 0;
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
 		return fail_db(s, err, "cannot add a run");
 	bind_text(s, st, 1, info->source);
