@@ -142,7 +142,9 @@ static void bind_int(sqlite3_stmt *st, int i, int64_t v)
 /* An insert parameter's value, kept because SQLite keeps bindings across sqlite3_reset: a value
  * equal to the previous row's is not bound again. In a stream of kernels most of the 34 columns
  * repeat (run, process, device, launch dimensions, NULLs), and binding was ~7 % of a collector's
- * writer (bench/RESULTS.md). Only NULLs and integers are kept; text and reals are always bound. */
+ * writer (bench/RESULTS.md). Only NULLs and integers are kept; text and reals are always bound.
+ * This is the run id's and the other columns' (name ids, NULLs); the integer columns, most of a
+ * row, keep theirs in their insert plan (bind_ints). */
 typedef struct bound {
 	int64_t i;
 	int kind; /* BOUND_OTHER, BOUND_NULL or BOUND_INT */
