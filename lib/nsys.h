@@ -3,7 +3,9 @@
  * The importer is split by job: nsys_source.c opens and probes the export (tables, columns,
  * metadata, integrity) and builds the SELECTs; nsys_time.c decides the time base; nsys_dims.c
  * writes processes, threads, devices and streams; nsys_cuda.c the CUDA activity tables and API
- * calls; nsys_nvtx.c NVTX_EVENTS; import_nsys.c runs them in order.
+ * calls; nsys_nvtx.c NVTX_EVENTS; import_nsys.c runs them in order. nsys_read.c reads a table's
+ * rows for them, nsys_prefetch.c starts the big reads ahead and nsys_stream.c steps them on a
+ * thread of their own.
  *
  * Export facts used here are from the notes (shared/notes/nsys.md §1, citing NVIDIA's "SQLite
  * Schema Reference" and "Common SQLite Examples") and were checked on the exports listed in
@@ -51,11 +53,8 @@ typedef struct nsys_ctx {
 	pq_map skipped;
 	int skipped_rc;                /* nsys_write_skipped(): -1 once a write failed */
 
-	/* The big sorted reads, started ahead on other connections (nsys_prefetch.c); primed is
-	 * the statement handed over whose first step (result primed_rc) nsys_step has not read. */
+	/* The big sorted reads, started ahead on other connections (nsys_prefetch.c). */
 	struct nsys_prefetch *prefetch;
-	sqlite3_stmt *primed;
-	int primed_rc;
 
 	/* One-entry caches for the dimension lookups of the current row. */
 	int64_t last_gpid, last_process;
@@ -66,8 +65,10 @@ typedef struct nsys_ctx {
 #define NSYS_BAD_TIME "start/end not an integer, or end before start"
 
 /* A column an importer reads: present -> its value, absent -> NULL (or an error when required).
- * NSYS_STR columns are StringIds ids and read as their text. */
-enum { NSYS_OPT = 0, NSYS_REQ = 1, NSYS_STR = 2 };
+ * NSYS_STR columns are StringIds ids and read as their text; NSYS_TEXT columns are read as text,
+ * NSYS_REAL ones as doubles, every other as an integer (nsys_text, nsys_real, nsys_int: a read
+ * streamed on a thread keeps only that form of each value). */
+enum { NSYS_OPT = 0, NSYS_REQ = 1, NSYS_STR = 2, NSYS_TEXT = 4, NSYS_REAL = 8 };
 typedef struct nsys_col {
 	const char *name;
 	int flags;
@@ -96,25 +97,17 @@ typedef struct nsys_query {
 	const char *where, *order;
 } nsys_query;
 
-/* Prepares the query; column i of the result is cols[i]. *st is NULL (and 0 returned) when the
- * table is absent. A read nsys_prefetch started comes back with its first row ready. */
-int nsys_select(nsys_ctx *c, const char *table, const nsys_col *cols, int ncols,
-		const char *where, const char *order, sqlite3_stmt **st);
-int nsys_select_query(nsys_ctx *c, const nsys_query *q, sqlite3_stmt **st);
 /* The query's SQL (sqlite3_free it); NULL (and 0 returned) when the table is absent. */
 int nsys_select_sql(nsys_ctx *c, const nsys_query *q, char **sql);
 /* path as a read-only SQLite URI (free it). */
 char *nsys_uri(const char *path);
-
-/* Steps a SELECT: 1 row, 0 done, -1 error (err names the table). Counts progress. */
-int nsys_step(nsys_ctx *c, sqlite3_stmt *st, const char *table);
+/* An error of db, one of the export's connections, naming what was read. */
+int nsys_fail_on(nsys_ctx *c, sqlite3 *db, const char *what);
+/* 1 when table's rows are in the progress total. */
+int nsys_counted(const char *table);
 
 /* A scalar text/int query on the export; NULL / dflt when there is no row. */
 int nsys_query_int(nsys_ctx *c, const char *sql, int64_t dflt, int64_t *out);
-
-/* Column helpers: PQ_NULL for SQL NULL. */
-int64_t nsys_int(sqlite3_stmt *st, int i);
-const char *nsys_text(sqlite3_stmt *st, int i);
 
 /* A bad source row: with keep_going counted under reason and skipped (returns 0), otherwise an
  * error naming the table and the reason (returns -1). */
@@ -122,8 +115,63 @@ int nsys_bad_row(nsys_ctx *c, const char *table, const char *reason);
 /* A row deliberately not imported (not representable): counted under reason, never an error. */
 int nsys_not_mapped(nsys_ctx *c, const char *reason);
 
+/* nsys_read.c ------------------------------------------------------------------------------- */
+
+/* One value of a streamed row, in the form its column is read in (NSYS_TEXT etc. above). */
+typedef struct nsys_cell {
+	union {
+		int64_t i;
+		double d;
+		size_t text;    /* offset in the batch's texts, NUL-terminated */
+	} v;
+	int type;               /* SQLITE_INTEGER ... SQLITE_NULL, as the export holds it */
+} nsys_cell;
+
+/* A read of one table, row by row: stepped here, or (a read nsys_prefetch started, on a
+ * connection of its own) stepped and copied on a thread while the rows before are mapped. */
+typedef struct nsys_read {
+	nsys_ctx *c;
+	const char *table;
+	sqlite3_stmt *st;             /* NULL: the table is absent */
+	int first_rc;                 /* a primed statement's first step, not read yet (else 0) */
+	int counted;                  /* its rows count toward the progress total */
+	int rc;                       /* what nsys_next returned last */
+	struct nsys_stream *stream;   /* stepped on a thread (nsys_stream.c), else NULL */
+	const nsys_cell *row;         /* streamed: the current row's values */
+	const char *texts;            /* and its batch's texts */
+} nsys_read;
+
+/* Opens the read "SELECT <cols> FROM <table> AS t [WHERE where] ORDER BY order"; column i is
+ * q->cols[i] (table and cols must outlive the read). An absent table gives a read without rows
+ * (0 returned). nsys_select is the same with the query's parts. */
+int nsys_open_read(nsys_ctx *c, const nsys_query *q, nsys_read *r);
+int nsys_select(nsys_ctx *c, const char *table, const nsys_col *cols, int ncols,
+		const char *where, const char *order, nsys_read *r);
+/* The next row: 1, 0 at the end, -1 on error (err names the table). Counts progress. */
+int nsys_next(nsys_read *r);
+/* Ends the read: 0 when nsys_next reached its end (or the table is absent), else -1. */
+int nsys_close_read(nsys_read *r);
+
+/* The current row's column i: PQ_NULL / NULL for SQL NULL. */
+int64_t nsys_int(const nsys_read *r, int i);
+double nsys_real(const nsys_read *r, int i);
+const char *nsys_text(const nsys_read *r, int i);
+int nsys_is_null(const nsys_read *r, int i);
 /* Adds the export's timestamp to the time base; -1 (bad row) on overflow or non-integer. */
-int nsys_time(nsys_ctx *c, sqlite3_stmt *st, int i, int64_t *out);
+int nsys_time(nsys_ctx *c, const nsys_read *r, int i, int64_t *out);
+
+/* nsys_stream.c ----------------------------------------------------------------------------- */
+
+/* Steps st (whose first step returned first_rc) on a new thread, copying its rows. NULL when
+ * the thread cannot be started: the caller then steps st itself. st must not be used until
+ * nsys_stream_stop. */
+struct nsys_stream *nsys_stream_start(sqlite3_stmt *st, const nsys_col *cols, int ncols,
+				      int first_rc);
+/* The next row's cells and its texts: SQLITE_ROW, or what ended the read (SQLITE_DONE, an
+ * error of st's connection, SQLITE_NOMEM when a copy found no memory). */
+int nsys_stream_next(struct nsys_stream *s, const nsys_cell **row, const char **texts);
+/* Stops the thread (interrupting its step) and frees the stream; st is the caller's again. */
+void nsys_stream_stop(struct nsys_stream *s);
 
 /* Writes the metadata of the export (schema, capture options, counts of skipped rows). */
 int nsys_write_metadata(nsys_ctx *c);
@@ -140,9 +188,9 @@ extern const nsys_query nsys_q_kernels, nsys_q_memcpys, nsys_q_memsets, nsys_q_s
  * are then made as they come. */
 void nsys_prefetch(nsys_ctx *c, const nsys_query *const *q, int n, const char *const *sql,
 		   int nsql);
-/* The started read whose SQL is sql, waited for: 1 and *st (primed: c->primed_rc is its first
- * step, which nsys_step returns) or 0. */
-int nsys_prefetch_take(nsys_ctx *c, const char *sql, sqlite3_stmt **st);
+/* The started read whose SQL is sql, waited for: 1, *st on a connection of its own and *first_rc
+ * its first step's result; or 0. */
+int nsys_prefetch_take(nsys_ctx *c, const char *sql, sqlite3_stmt **st, int *first_rc);
 /* Stops the helper and closes its connections (the reads taken must be finalized first). */
 void nsys_prefetch_stop(nsys_ctx *c);
 

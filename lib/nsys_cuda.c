@@ -49,29 +49,22 @@ static const char *json_ints(char *buf, size_t size, const char *const *keys,
 }
 
 /* start/end of a GPU or API row, on the run's time base; 1 = bad row. */
-static int interval(nsys_ctx *c, sqlite3_stmt *st, int64_t *start, int64_t *end)
+static int interval(nsys_ctx *c, const nsys_read *rd, int64_t *start, int64_t *end)
 {
-	if (nsys_time(c, st, 0, start) != 0 || nsys_time(c, st, 1, end) != 0 || *end < *start)
+	if (nsys_time(c, rd, 0, start) != 0 || nsys_time(c, rd, 1, end) != 0 || *end < *start)
 		return 1;
 	return 0;
 }
 
 /* Process, device and stream of a GPU row whose columns 2, 3, 5 are deviceId, streamId,
  * globalPid. */
-static int gpu_dims(nsys_ctx *c, sqlite3_stmt *st, int64_t *process, int64_t *device,
+static int gpu_dims(nsys_ctx *c, const nsys_read *rd, int64_t *process, int64_t *device,
 		    int64_t *stream)
 {
-	if (nsys_process(c, nsys_int(st, 5), process) != 0 ||
-	    nsys_device(c, nsys_int(st, 2), device) != 0)
+	if (nsys_process(c, nsys_int(rd, 5), process) != 0 ||
+	    nsys_device(c, nsys_int(rd, 2), device) != 0)
 		return -1;
-	return nsys_stream(c, *process, *device, nsys_int(st, 3), stream);
-}
-
-/* Ends a table: 0 when the loop ended at the last row, -1 otherwise. */
-static int finish(sqlite3_stmt *st, int rc)
-{
-	sqlite3_finalize(st);
-	return st != NULL && rc != 0 ? -1 : 0;
+	return nsys_stream(c, *process, *device, nsys_int(rd, 3), stream);
 }
 
 #define NCOLS(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -108,27 +101,26 @@ int nsys_import_kernels(nsys_ctx *c)
 		"cacheConfig", "sharedMemoryLimitConfig",
 	};
 	const char *const table = "CUPTI_ACTIVITY_KIND_KERNEL";
-	sqlite3_stmt *st;
-	int rc = 0;
+	nsys_read rd;
 
-	if (nsys_select_query(c, &nsys_q_kernels, &st) != 0)
+	if (nsys_open_read(c, &nsys_q_kernels, &rd) != 0)
 		return -1;
-	while (st != NULL && (rc = nsys_step(c, st, table)) == 1) {
+	while (nsys_next(&rd) == 1) {
 		pq_kernel k;
 		int64_t extra[6];
 		char args[256];
 
 		c->stats->events++;
 		pq_kernel_init(&k);
-		if (interval(c, st, &k.start_ns, &k.end_ns)) {
+		if (interval(c, &rd, &k.start_ns, &k.end_ns)) {
 			if (nsys_bad_row(c, table, BAD_TIME) != 0)
 				break;
 			continue;
 		}
 		/* name: as CUPTI reports it (mangled) when the export has it, else demangled. */
-		k.demangled_name = nsys_text(st, K_DEMANGLED);
-		k.short_name = nsys_text(st, K_SHORT);
-		k.name = nsys_text(st, K_MANGLED);
+		k.demangled_name = nsys_text(&rd, K_DEMANGLED);
+		k.short_name = nsys_text(&rd, K_SHORT);
+		k.name = nsys_text(&rd, K_MANGLED);
 		if (k.name == NULL)
 			k.name = k.demangled_name != NULL ? k.demangled_name : k.short_name;
 		if (k.name == NULL) {
@@ -136,36 +128,34 @@ int nsys_import_kernels(nsys_ctx *c)
 				break;
 			continue;
 		}
-		if (gpu_dims(c, st, &k.process_id, &k.device_id, &k.stream_id) != 0)
+		if (gpu_dims(c, &rd, &k.process_id, &k.device_id, &k.stream_id) != 0)
 			break;
-		k.correlation_id = nsys_int(st, K_CORR);
-		k.grid_x = nsys_int(st, K_GX);
-		k.grid_y = nsys_int(st, K_GY);
-		k.grid_z = nsys_int(st, K_GZ);
-		k.block_x = nsys_int(st, K_BX);
-		k.block_y = nsys_int(st, K_BY);
-		k.block_z = nsys_int(st, K_BZ);
-		k.cluster_x = nsys_int(st, K_CX);
-		k.cluster_y = nsys_int(st, K_CY);
-		k.cluster_z = nsys_int(st, K_CZ);
-		k.registers_per_thread = nsys_int(st, K_REGS);
-		k.static_shared_bytes = nsys_int(st, K_SSHM);
-		k.dynamic_shared_bytes = nsys_int(st, K_DSHM);
-		k.local_bytes_per_thread = nsys_int(st, K_LOCAL);
-		k.launch_type = nsys_int(st, K_LAUNCH);
-		k.grid_id = nsys_int(st, K_GRID);
-		k.graph_id = nsys_int(st, K_GRAPH);
-		k.graph_node_id = nsys_int(st, K_GRAPH_NODE);
+		k.correlation_id = nsys_int(&rd, K_CORR);
+		k.grid_x = nsys_int(&rd, K_GX);
+		k.grid_y = nsys_int(&rd, K_GY);
+		k.grid_z = nsys_int(&rd, K_GZ);
+		k.block_x = nsys_int(&rd, K_BX);
+		k.block_y = nsys_int(&rd, K_BY);
+		k.block_z = nsys_int(&rd, K_BZ);
+		k.cluster_x = nsys_int(&rd, K_CX);
+		k.cluster_y = nsys_int(&rd, K_CY);
+		k.cluster_z = nsys_int(&rd, K_CZ);
+		k.registers_per_thread = nsys_int(&rd, K_REGS);
+		k.static_shared_bytes = nsys_int(&rd, K_SSHM);
+		k.dynamic_shared_bytes = nsys_int(&rd, K_DSHM);
+		k.local_bytes_per_thread = nsys_int(&rd, K_LOCAL);
+		k.launch_type = nsys_int(&rd, K_LAUNCH);
+		k.grid_id = nsys_int(&rd, K_GRID);
+		k.graph_id = nsys_int(&rd, K_GRAPH);
+		k.graph_node_id = nsys_int(&rd, K_GRAPH_NODE);
 		for (int i = 0; i < 6; i++)
-			extra[i] = nsys_int(st, K_CTX + i);
+			extra[i] = nsys_int(&rd, K_CTX + i);
 		k.args = json_ints(args, sizeof(args), arg_keys, extra, 6);
 		if (pq_store_kernel(c->s, &k, NULL, c->err) != 0)
 			break;
 		c->stats->rows++;
 	}
-	if (finish(st, rc) != 0)
-		return -1;
-	return 0;
+	return nsys_close_read(&rd);
 }
 
 /* Kernels whose launching call is not in the export, matched as NVIDIA's reports match them
@@ -217,44 +207,43 @@ int nsys_import_memcpys(nsys_ctx *c)
 {
 	static const char *const arg_keys[] = { "contextId", "greenContextId" };
 	const char *const table = "CUPTI_ACTIVITY_KIND_MEMCPY";
-	sqlite3_stmt *st;
-	int rc = 0;
+	nsys_read rd;
 
-	if (nsys_select_query(c, &nsys_q_memcpys, &st) != 0)
+	if (nsys_open_read(c, &nsys_q_memcpys, &rd) != 0)
 		return -1;
-	while (st != NULL && (rc = nsys_step(c, st, table)) == 1) {
+	while (nsys_next(&rd) == 1) {
 		pq_memcpy m;
-		int64_t extra[2] = { nsys_int(st, M_CTX), nsys_int(st, M_GREEN_CTX) };
+		int64_t extra[2] = { nsys_int(&rd, M_CTX), nsys_int(&rd, M_GREEN_CTX) };
 		char args[96];
 
 		c->stats->events++;
 		pq_memcpy_init(&m);
-		if (interval(c, st, &m.start_ns, &m.end_ns)) {
+		if (interval(c, &rd, &m.start_ns, &m.end_ns)) {
 			if (nsys_bad_row(c, table, BAD_TIME) != 0)
 				break;
 			continue;
 		}
-		if (gpu_dims(c, st, &m.process_id, &m.device_id, &m.stream_id) != 0 ||
-		    nsys_device(c, nsys_int(st, M_SRC_DEV), &m.src_device_id) != 0 ||
-		    nsys_device(c, nsys_int(st, M_DST_DEV), &m.dst_device_id) != 0)
+		if (gpu_dims(c, &rd, &m.process_id, &m.device_id, &m.stream_id) != 0 ||
+		    nsys_device(c, nsys_int(&rd, M_SRC_DEV), &m.src_device_id) != 0 ||
+		    nsys_device(c, nsys_int(&rd, M_DST_DEV), &m.dst_device_id) != 0)
 			break;
-		m.correlation_id = nsys_int(st, M_CORR);
-		m.bytes = nsys_int(st, M_BYTES);
+		m.correlation_id = nsys_int(&rd, M_CORR);
+		m.bytes = nsys_int(&rd, M_BYTES);
 		/* ENUM_CUDA_MEMCPY_OPER and ENUM_CUDA_MEM_KIND numbers are the schema's. */
-		m.copy_kind = nsys_int(st, M_KIND);
+		m.copy_kind = nsys_int(&rd, M_KIND);
 		if (m.copy_kind == PQ_NULL)
 			m.copy_kind = 0;
-		m.src_kind = nsys_int(st, M_SRC_KIND);
-		m.dst_kind = nsys_int(st, M_DST_KIND);
-		m.migration_cause = nsys_int(st, M_MIGRATION);
-		m.copy_count = nsys_int(st, M_COUNT_COPIES);
-		m.graph_node_id = nsys_int(st, M_GRAPH_NODE);
+		m.src_kind = nsys_int(&rd, M_SRC_KIND);
+		m.dst_kind = nsys_int(&rd, M_DST_KIND);
+		m.migration_cause = nsys_int(&rd, M_MIGRATION);
+		m.copy_count = nsys_int(&rd, M_COUNT_COPIES);
+		m.graph_node_id = nsys_int(&rd, M_GRAPH_NODE);
 		m.args = json_ints(args, sizeof(args), arg_keys, extra, 2);
 		if (pq_store_memcpy(c->s, &m, NULL, c->err) != 0)
 			break;
 		c->stats->rows++;
 	}
-	return finish(st, rc);
+	return nsys_close_read(&rd);
 }
 
 static const nsys_col memsets_cols[] = {
@@ -271,36 +260,35 @@ int nsys_import_memsets(nsys_ctx *c)
 {
 	static const char *const arg_keys[] = { "contextId", "greenContextId" };
 	const char *const table = "CUPTI_ACTIVITY_KIND_MEMSET";
-	sqlite3_stmt *st;
-	int rc = 0;
+	nsys_read rd;
 
-	if (nsys_select_query(c, &nsys_q_memsets, &st) != 0)
+	if (nsys_open_read(c, &nsys_q_memsets, &rd) != 0)
 		return -1;
-	while (st != NULL && (rc = nsys_step(c, st, table)) == 1) {
+	while (nsys_next(&rd) == 1) {
 		pq_memset m;
-		int64_t extra[2] = { nsys_int(st, 10), nsys_int(st, 11) };
+		int64_t extra[2] = { nsys_int(&rd, 10), nsys_int(&rd, 11) };
 		char args[96];
 
 		c->stats->events++;
 		pq_memset_init(&m);
-		if (interval(c, st, &m.start_ns, &m.end_ns)) {
+		if (interval(c, &rd, &m.start_ns, &m.end_ns)) {
 			if (nsys_bad_row(c, table, BAD_TIME) != 0)
 				break;
 			continue;
 		}
-		if (gpu_dims(c, st, &m.process_id, &m.device_id, &m.stream_id) != 0)
+		if (gpu_dims(c, &rd, &m.process_id, &m.device_id, &m.stream_id) != 0)
 			break;
-		m.correlation_id = nsys_int(st, 4);
-		m.bytes = nsys_int(st, 6);
-		m.value = nsys_int(st, 7);
-		m.memory_kind = nsys_int(st, 8);
-		m.graph_node_id = nsys_int(st, 9);
+		m.correlation_id = nsys_int(&rd, 4);
+		m.bytes = nsys_int(&rd, 6);
+		m.value = nsys_int(&rd, 7);
+		m.memory_kind = nsys_int(&rd, 8);
+		m.graph_node_id = nsys_int(&rd, 9);
 		m.args = json_ints(args, sizeof(args), arg_keys, extra, 2);
 		if (pq_store_memset(c->s, &m, NULL, c->err) != 0)
 			break;
 		c->stats->rows++;
 	}
-	return finish(st, rc);
+	return nsys_close_read(&rd);
 }
 
 static const nsys_col syncs_cols[] = {
@@ -315,34 +303,33 @@ const nsys_query nsys_q_syncs = {
 int nsys_import_syncs(nsys_ctx *c)
 {
 	const char *const table = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
-	sqlite3_stmt *st;
-	int rc = 0;
+	nsys_read rd;
 
-	if (nsys_select_query(c, &nsys_q_syncs, &st) != 0)
+	if (nsys_open_read(c, &nsys_q_syncs, &rd) != 0)
 		return -1;
-	while (st != NULL && (rc = nsys_step(c, st, table)) == 1) {
+	while (nsys_next(&rd) == 1) {
 		pq_sync y;
 
 		c->stats->events++;
 		pq_sync_init(&y);
-		if (interval(c, st, &y.start_ns, &y.end_ns)) {
+		if (interval(c, &rd, &y.start_ns, &y.end_ns)) {
 			if (nsys_bad_row(c, table, BAD_TIME) != 0)
 				break;
 			continue;
 		}
-		if (gpu_dims(c, st, &y.process_id, &y.device_id, &y.stream_id) != 0)
+		if (gpu_dims(c, &rd, &y.process_id, &y.device_id, &y.stream_id) != 0)
 			break;
-		y.correlation_id = nsys_int(st, 4);
+		y.correlation_id = nsys_int(&rd, 4);
 		/* ENUM_CUPTI_SYNC_TYPE numbers are the schema's sync_types ids. */
-		y.sync_type = nsys_int(st, 6);
+		y.sync_type = nsys_int(&rd, 6);
 		if (y.sync_type == PQ_NULL)
 			y.sync_type = 0;
-		y.event_id = nsys_int(st, 7);
+		y.event_id = nsys_int(&rd, 7);
 		if (pq_store_sync(c->s, &y, NULL, c->err) != 0)
 			break;
 		c->stats->rows++;
 	}
-	return finish(st, rc);
+	return nsys_close_read(&rd);
 }
 
 /* ENUM_NSYS_EVENT_CLASS values that are CUDA (labels "CUDA ..." in the 3.25 export's
@@ -406,15 +393,14 @@ int nsys_import_api_calls(nsys_ctx *c)
 {
 	const char *const table = "CUPTI_ACTIVITY_KIND_RUNTIME";
 	unsigned char from_enum[256];
-	sqlite3_stmt *st;
-	int rc = 0;
+	nsys_read rd;
 
 	if (enum_cuda_classes(c, from_enum) != 0 ||
-	    nsys_select_query(c, &nsys_q_api_calls, &st) != 0)
+	    nsys_open_read(c, &nsys_q_api_calls, &rd) != 0)
 		return -1;
-	while (st != NULL && (rc = nsys_step(c, st, table)) == 1) {
+	while (nsys_next(&rd) == 1) {
 		pq_api_call a;
-		int64_t cls = nsys_int(st, 2), extra[2];
+		int64_t cls = nsys_int(&rd, 2), extra[2];
 		static const char *const arg_keys[] = { "eventClass", "callchainId" };
 		char args[96];
 
@@ -430,12 +416,12 @@ int nsys_import_api_calls(nsys_ctx *c)
 				break;
 			continue;
 		}
-		if (interval(c, st, &a.start_ns, &a.end_ns)) {
+		if (interval(c, &rd, &a.start_ns, &a.end_ns)) {
 			if (nsys_bad_row(c, table, BAD_TIME) != 0)
 				break;
 			continue;
 		}
-		a.name = nsys_text(st, 5);
+		a.name = nsys_text(&rd, 5);
 		if (a.name == NULL) {
 			if (nsys_bad_row(c, table, "no API name (missing StringIds entry)") != 0)
 				break;
@@ -449,19 +435,19 @@ int nsys_import_api_calls(nsys_ctx *c)
 			a.api_kind = PQ_API_DRIVER;
 		else
 			a.api_kind = kind_by_name(a.name);
-		if (nsys_thread(c, nsys_int(st, 3), &a.thread_id) != 0 ||
-		    nsys_process(c, nsys_int(st, 3) == PQ_NULL ? PQ_NULL
-							       : nsys_int(st, 3) & ~(int64_t)0xFFFFFF,
+		if (nsys_thread(c, nsys_int(&rd, 3), &a.thread_id) != 0 ||
+		    nsys_process(c, nsys_int(&rd, 3) == PQ_NULL ? PQ_NULL
+							       : nsys_int(&rd, 3) & ~(int64_t)0xFFFFFF,
 				 &a.process_id) != 0)
 			break;
-		a.correlation_id = nsys_int(st, 4);
-		a.return_value = nsys_int(st, 6);
+		a.correlation_id = nsys_int(&rd, 4);
+		a.return_value = nsys_int(&rd, 6);
 		extra[0] = cls == 0 || cls == 1 ? PQ_NULL : cls;
-		extra[1] = nsys_int(st, 7);
+		extra[1] = nsys_int(&rd, 7);
 		a.args = json_ints(args, sizeof(args), arg_keys, extra, 2);
 		if (pq_store_api_call(c->s, &a, NULL, c->err) != 0)
 			break;
 		c->stats->rows++;
 	}
-	return finish(st, rc);
+	return nsys_close_read(&rd);
 }

@@ -71,14 +71,13 @@ int nsys_import_processes(nsys_ctx *c)
 {
 	static const nsys_col pcols[] = { { "globalPid", NSYS_REQ }, { "pid", 0 }, { "name", 0 } };
 	static const nsys_col tcols[] = { { "globalTid", NSYS_REQ }, { "nameId", NSYS_STR } };
-	sqlite3_stmt *st;
-	int rc = 0;
+	nsys_read rd;
 	int64_t id;
 
-	if (nsys_select(c, "PROCESSES", pcols, 3, NULL, "t.rowid", &st) != 0)
+	if (nsys_select(c, "PROCESSES", pcols, 3, NULL, "t.rowid", &rd) != 0)
 		return -1;
-	while (st != NULL && (rc = nsys_step(c, st, "PROCESSES")) == 1) {
-		int64_t gpid = nsys_int(st, 0), pid = nsys_int(st, 1);
+	while (nsys_next(&rd) == 1) {
+		int64_t gpid = nsys_int(&rd, 0), pid = nsys_int(&rd, 1);
 
 		pid = gpid != PQ_NULL ? NSYS_PID(gpid) : pid;
 		if (pid == PQ_NULL) {
@@ -86,31 +85,29 @@ int nsys_import_processes(nsys_ctx *c)
 				break;
 			continue;
 		}
-		if (pq_store_process(c->s, pid, nsys_text(st, 2), &id, c->err) != 0)
+		if (pq_store_process(c->s, pid, nsys_text(&rd, 2), &id, c->err) != 0)
 			break;
 		c->stats->rows++;
 	}
-	sqlite3_finalize(st);
-	if (st != NULL && rc != 0)
+	if (nsys_close_read(&rd) != 0)
 		return -1;
 
-	if (nsys_select(c, "ThreadNames", tcols, 2, NULL, "t.rowid", &st) != 0)
+	if (nsys_select(c, "ThreadNames", tcols, 2, NULL, "t.rowid", &rd) != 0)
 		return -1;
-	while (st != NULL && (rc = nsys_step(c, st, "ThreadNames")) == 1) {
-		int64_t gtid = nsys_int(st, 0);
+	while (nsys_next(&rd) == 1) {
+		int64_t gtid = nsys_int(&rd, 0);
 
 		if (gtid == PQ_NULL) {
 			if (nsys_bad_row(c, "ThreadNames", "no globalTid") != 0)
 				break;
 			continue;
 		}
-		if (pq_store_thread(c->s, NSYS_PID(gtid), NSYS_TID(gtid), nsys_text(st, 1), &id,
+		if (pq_store_thread(c->s, NSYS_PID(gtid), NSYS_TID(gtid), nsys_text(&rd, 1), &id,
 				    c->err) != 0)
 			break;
 		c->stats->rows++;
 	}
-	sqlite3_finalize(st);
-	return st != NULL && rc != 0 ? -1 : 0;
+	return nsys_close_read(&rd);
 }
 
 /* TARGET_INFO_GPU columns (notes §1.7), in the order read below. */
@@ -134,69 +131,66 @@ int nsys_import_devices(nsys_ctx *c)
 	static const nsys_col ccols[] = {
 		{ "cudaId", NSYS_REQ }, { "uuid", 0 }, { "numMultiprocessors", 0 },
 	};
-	sqlite3_stmt *st;
-	int rc = 0;
+	nsys_read rd;
 	int64_t id;
 
-	if (nsys_select(c, "TARGET_INFO_GPU", gcols, G_COUNT, NULL, "t.rowid", &st) != 0)
+	if (nsys_select(c, "TARGET_INFO_GPU", gcols, G_COUNT, NULL, "t.rowid", &rd) != 0)
 		return -1;
-	while (st != NULL && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while (nsys_next(&rd) == 1) {
 		pq_device d;
-		int64_t warp = nsys_int(st, G_WARP), warps = nsys_int(st, G_WARPS_SM);
+		int64_t warp = nsys_int(&rd, G_WARP), warps = nsys_int(&rd, G_WARPS_SM);
 
 		pq_device_init(&d);
 		/* cuDevice is the CUDA ordinal the activity tables' deviceId uses; id is nsys's. */
-		d.ordinal = nsys_int(st, G_CUDEV) != PQ_NULL ? nsys_int(st, G_CUDEV)
-							       : nsys_int(st, G_ID);
+		d.ordinal = nsys_int(&rd, G_CUDEV) != PQ_NULL ? nsys_int(&rd, G_CUDEV)
+							       : nsys_int(&rd, G_ID);
 		if (d.ordinal == PQ_NULL)
 			continue;
-		d.name = nsys_text(st, G_NAME);
-		d.uuid = nsys_text(st, G_UUID);
-		d.sm_count = nsys_int(st, G_SM);
-		d.compute_major = nsys_int(st, G_CMAJ);
-		d.compute_minor = nsys_int(st, G_CMIN);
-		d.core_clock_hz = nsys_int(st, G_CLOCK);             /* Hz (AG-schema) */
-		d.global_memory_bytes = nsys_int(st, G_MEM);
-		d.memory_bandwidth_bytes_per_s = nsys_int(st, G_BW); /* B/s: 760e9 on an RTX 3080 */
-		d.l2_cache_bytes = nsys_int(st, G_L2);
+		d.name = nsys_text(&rd, G_NAME);
+		d.uuid = nsys_text(&rd, G_UUID);
+		d.sm_count = nsys_int(&rd, G_SM);
+		d.compute_major = nsys_int(&rd, G_CMAJ);
+		d.compute_minor = nsys_int(&rd, G_CMIN);
+		d.core_clock_hz = nsys_int(&rd, G_CLOCK);             /* Hz (AG-schema) */
+		d.global_memory_bytes = nsys_int(&rd, G_MEM);
+		d.memory_bandwidth_bytes_per_s = nsys_int(&rd, G_BW); /* B/s: 760e9 on an RTX 3080 */
+		d.l2_cache_bytes = nsys_int(&rd, G_L2);
 		d.warp_size = warp;
 		d.max_threads_per_sm = warp != PQ_NULL && warps != PQ_NULL ? warp * warps : PQ_NULL;
-		d.max_blocks_per_sm = nsys_int(st, G_BLOCKS_SM);
-		d.max_threads_per_block = nsys_int(st, G_THREADS_BLOCK);
-		d.max_registers_per_block = nsys_int(st, G_REGS_BLOCK);
-		d.max_registers_per_sm = nsys_int(st, G_REGS_SM);
-		d.max_shared_memory_per_block = nsys_int(st, G_SHM_BLOCK);
-		d.max_shared_memory_per_sm = nsys_int(st, G_SHM_SM);
-		d.shared_memory_per_block_optin = nsys_int(st, G_SHM_OPTIN);
+		d.max_blocks_per_sm = nsys_int(&rd, G_BLOCKS_SM);
+		d.max_threads_per_block = nsys_int(&rd, G_THREADS_BLOCK);
+		d.max_registers_per_block = nsys_int(&rd, G_REGS_BLOCK);
+		d.max_registers_per_sm = nsys_int(&rd, G_REGS_SM);
+		d.max_shared_memory_per_block = nsys_int(&rd, G_SHM_BLOCK);
+		d.max_shared_memory_per_sm = nsys_int(&rd, G_SHM_SM);
+		d.shared_memory_per_block_optin = nsys_int(&rd, G_SHM_OPTIN);
 		if (pq_store_device(c->s, &d, &id, c->err) != 0) {
-			sqlite3_finalize(st);
+			nsys_close_read(&rd);
 			return -1;
 		}
 		c->stats->rows++;
 	}
-	sqlite3_finalize(st);
-	if (st != NULL && rc != SQLITE_DONE)
-		return pq_fail(c->err, "TARGET_INFO_GPU: %s", sqlite3_errmsg(c->db));
-
-	if (nsys_select(c, "TARGET_INFO_CUDA_DEVICE", ccols, 3, NULL, "t.rowid", &st) != 0)
+	if (nsys_close_read(&rd) != 0)
 		return -1;
-	while (st != NULL && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+
+	if (nsys_select(c, "TARGET_INFO_CUDA_DEVICE", ccols, 3, NULL, "t.rowid", &rd) != 0)
+		return -1;
+	while (nsys_next(&rd) == 1) {
 		pq_device d;
 
 		pq_device_init(&d);
-		d.ordinal = nsys_int(st, 0);
+		d.ordinal = nsys_int(&rd, 0);
 		if (d.ordinal == PQ_NULL)
 			continue;
-		d.uuid = nsys_text(st, 1);
-		d.sm_count = nsys_int(st, 2);
+		d.uuid = nsys_text(&rd, 1);
+		d.sm_count = nsys_int(&rd, 2);
 		if (pq_store_device(c->s, &d, &id, c->err) != 0) {
-			sqlite3_finalize(st);
+			nsys_close_read(&rd);
 			return -1;
 		}
 	}
-	sqlite3_finalize(st);
-	if (st != NULL && rc != SQLITE_DONE)
-		return pq_fail(c->err, "TARGET_INFO_CUDA_DEVICE: %s", sqlite3_errmsg(c->db));
+	if (nsys_close_read(&rd) != 0)
+		return -1;
 	return 0;
 }
 
@@ -207,14 +201,13 @@ int nsys_import_stream_props(nsys_ctx *c)
 		{ "processId", NSYS_REQ }, { "streamId", NSYS_REQ }, { "contextId", 0 },
 		{ "priority", 0 }, { "flag", 0 },
 	};
-	sqlite3_stmt *st;
-	int rc = 0;
+	nsys_read rd;
 
-	if (nsys_select(c, "TARGET_INFO_CUDA_STREAM", cols, 5, NULL, "t.rowid", &st) != 0)
+	if (nsys_select(c, "TARGET_INFO_CUDA_STREAM", cols, 5, NULL, "t.rowid", &rd) != 0)
 		return -1;
-	while (st != NULL && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t pid = nsys_int(st, 0), stream = nsys_int(st, 1);
-		int64_t prio = nsys_int(st, 3), flag = nsys_int(st, 4);
+	while (nsys_next(&rd) == 1) {
+		int64_t pid = nsys_int(&rd, 0), stream = nsys_int(&rd, 1);
+		int64_t prio = nsys_int(&rd, 3), flag = nsys_int(&rd, 4);
 
 		if (pid == PQ_NULL || stream == PQ_NULL)
 			continue;
@@ -225,14 +218,13 @@ int nsys_import_stream_props(nsys_ctx *c)
 		/* flag -> ENUM_CUPTI_STREAM_TYPE: 0 unknown, 1 default, 2 non-blocking, 3 null. */
 		if (flag != PQ_NULL && (flag < 0 || flag > 3))
 			flag = PQ_NULL;
-		if (pq_store_stream_props(c->s, pid, stream, nsys_int(st, 2), prio, flag,
+		if (pq_store_stream_props(c->s, pid, stream, nsys_int(&rd, 2), prio, flag,
 					  c->err) != 0) {
-			sqlite3_finalize(st);
+			nsys_close_read(&rd);
 			return -1;
 		}
 	}
-	sqlite3_finalize(st);
-	if (st != NULL && rc != SQLITE_DONE)
-		return pq_fail(c->err, "TARGET_INFO_CUDA_STREAM: %s", sqlite3_errmsg(c->db));
+	if (nsys_close_read(&rd) != 0)
+		return -1;
 	return 0;
 }

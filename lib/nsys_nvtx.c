@@ -31,9 +31,9 @@ enum {
 static const nsys_col cols[N_COUNT] = {
 	{ "start", NSYS_REQ }, { "end", NSYS_REQ }, { "eventType", NSYS_REQ }, { "globalTid", 0 },
 	{ "endGlobalTid", 0 }, { "domainId", 0 }, { "category", 0 }, { "color", 0 },
-	{ "textId", NSYS_STR }, { "text", 0 }, { "rangeId", 0 }, { "int64Value", 0 },
-	{ "uint64Value", 0 }, { "int32Value", 0 }, { "uint32Value", 0 }, { "doubleValue", 0 },
-	{ "floatValue", 0 }, { "jsonTextId", NSYS_STR }, { "jsonText", 0 },
+	{ "textId", NSYS_STR }, { "text", NSYS_TEXT }, { "rangeId", 0 }, { "int64Value", 0 },
+	{ "uint64Value", 0 }, { "int32Value", 0 }, { "uint32Value", 0 }, { "doubleValue", NSYS_REAL },
+	{ "floatValue", NSYS_REAL }, { "jsonTextId", NSYS_STR }, { "jsonText", NSYS_TEXT },
 };
 
 static const char table[] = "NVTX_EVENTS";
@@ -59,11 +59,11 @@ typedef struct nvtx_state {
 	size_t json_cap;
 } nvtx_state;
 
-static const char *row_text(sqlite3_stmt *st)
+static const char *row_text(const nsys_read *rd)
 {
-	const char *t = nsys_text(st, N_TEXT_ID);
+	const char *t = nsys_text(rd, N_TEXT_ID);
 
-	return t != NULL ? t : nsys_text(st, N_TEXT);
+	return t != NULL ? t : nsys_text(rd, N_TEXT);
 }
 
 static int64_t process_of(int64_t gtid)
@@ -73,10 +73,10 @@ static int64_t process_of(int64_t gtid)
 
 /* The nvtx_domains row of (process, domainId); the default domain (0 or NULL) is none. A domain
  * whose create event is not in the export (e.g. a time slice) gets a placeholder name. */
-static int domain_of(nsys_ctx *c, nvtx_state *n, sqlite3_stmt *st, int64_t process_id,
+static int domain_of(nsys_ctx *c, nvtx_state *n, const nsys_read *rd, int64_t process_id,
 		     const char *create_name, int64_t *id)
 {
-	int64_t dom = nsys_int(st, N_DOMAIN), gtid = nsys_int(st, N_GTID);
+	int64_t dom = nsys_int(rd, N_DOMAIN), gtid = nsys_int(rd, N_GTID);
 	char key[64], placeholder[64];
 	size_t len;
 
@@ -103,33 +103,33 @@ static int domain_of(nsys_ctx *c, nvtx_state *n, sqlite3_stmt *st, int64_t proce
 }
 
 /* The payload: the first integer or floating-point value column set. */
-static pq_value payload(sqlite3_stmt *st)
+static pq_value payload(const nsys_read *rd)
 {
 	pq_value v = { PQ_VALUE_NULL, 0, 0 };
 
 	for (int i = N_I64; i <= N_U32; i++)
-		if (sqlite3_column_type(st, i) != SQLITE_NULL) {
+		if (!nsys_is_null(rd, i)) {
 			v.type = PQ_VALUE_INT;
-			v.i = sqlite3_column_int64(st, i);
+			v.i = nsys_int(rd, i);
 			return v;
 		}
 	for (int i = N_DOUBLE; i <= N_FLOAT; i++)
-		if (sqlite3_column_type(st, i) != SQLITE_NULL) {
+		if (!nsys_is_null(rd, i)) {
 			v.type = PQ_VALUE_REAL;
-			v.d = sqlite3_column_double(st, i);
+			v.d = nsys_real(rd, i);
 			return v;
 		}
 	return v;
 }
 
 /* args: the JSON payload text when it is an object, else {"jsonText": "<text>"}. */
-static int json_args(nsys_ctx *c, nvtx_state *n, sqlite3_stmt *st, const char **args)
+static int json_args(nsys_ctx *c, nvtx_state *n, const nsys_read *rd, const char **args)
 {
-	const char *j = nsys_text(st, N_JSON_ID);
+	const char *j = nsys_text(rd, N_JSON_ID);
 	size_t need, len;
 
 	if (j == NULL)
-		j = nsys_text(st, N_JSON);
+		j = nsys_text(rd, N_JSON);
 	*args = NULL;
 	if (j == NULL)
 		return 0;
@@ -155,17 +155,16 @@ static int json_args(nsys_ctx *c, nvtx_state *n, sqlite3_stmt *st, const char **
 
 static int read_definitions(nsys_ctx *c, nvtx_state *n)
 {
-	sqlite3_stmt *st;
-	int rc = 0;
+	nsys_read rd;
 
 	/* Domains before categories: a category names its domain. */
 	if (nsys_select(c, table, cols, N_COUNT, "t.eventType IN (75, 33, 64)",
-			"t.eventType = 75 DESC, t.start, t.rowid", &st) != 0)
+			"t.eventType = 75 DESC, t.start, t.rowid", &rd) != 0)
 		return -1;
-	while (st != NULL && (rc = nsys_step(c, st, table)) == 1) {
-		int64_t type = nsys_int(st, N_TYPE), process_id, domain_id;
-		int64_t gtid = nsys_int(st, N_GTID), cat = nsys_int(st, N_CATEGORY);
-		const char *text = row_text(st);
+	while (nsys_next(&rd) == 1) {
+		int64_t type = nsys_int(&rd, N_TYPE), process_id, domain_id;
+		int64_t gtid = nsys_int(&rd, N_GTID), cat = nsys_int(&rd, N_CATEGORY);
+		const char *text = row_text(&rd);
 
 		c->stats->events++;
 		if (nsys_process(c, process_of(gtid), &process_id) != 0)
@@ -176,7 +175,7 @@ static int read_definitions(nsys_ctx *c, nvtx_state *n)
 					break;
 				continue;
 			}
-			if (domain_of(c, n, st, process_id, text, &domain_id) != 0)
+			if (domain_of(c, n, &rd, process_id, text, &domain_id) != 0)
 				break;
 			continue;
 		}
@@ -185,13 +184,12 @@ static int read_definitions(nsys_ctx *c, nvtx_state *n)
 				break;
 			continue;
 		}
-		if (domain_of(c, n, st, process_id, NULL, &domain_id) != 0 ||
+		if (domain_of(c, n, &rd, process_id, NULL, &domain_id) != 0 ||
 		    pq_store_nvtx_category(c->s, process_id, domain_id, cat, text, c->err) != 0)
 			break;
 		c->stats->rows++;
 	}
-	sqlite3_finalize(st);
-	return st != NULL && rc != 0 ? -1 : 0;
+	return nsys_close_read(&rd);
 }
 
 static int push(nsys_ctx *c, nvtx_state *n, int64_t end, int64_t id)
@@ -213,16 +211,15 @@ static int push(nsys_ctx *c, nvtx_state *n, int64_t end, int64_t id)
 
 static int read_events(nsys_ctx *c, nvtx_state *n)
 {
-	sqlite3_stmt *st;
-	int rc = 0;
+	nsys_read rd;
 
 	n->stack_gtid = PQ_NULL;
-	if (nsys_select_query(c, &nsys_q_nvtx_events, &st) != 0)
+	if (nsys_open_read(c, &nsys_q_nvtx_events, &rd) != 0)
 		return -1;
-	while (st != NULL && (rc = nsys_step(c, st, table)) == 1) {
-		int64_t type = nsys_int(st, N_TYPE), gtid = nsys_int(st, N_GTID);
+	while (nsys_next(&rd) == 1) {
+		int64_t type = nsys_int(&rd, N_TYPE), gtid = nsys_int(&rd, N_GTID);
 		int64_t process_id, thread_id, domain_id, start, end = PQ_NULL;
-		const char *name = row_text(st), *args;
+		const char *name = row_text(&rd), *args;
 
 		c->stats->events++;
 		if (type != 59 && type != 70 && type != 60 && type != 71 && type != 34 &&
@@ -234,9 +231,9 @@ static int read_events(nsys_ctx *c, nvtx_state *n)
 				break;
 			continue;
 		}
-		if (nsys_time(c, st, N_START, &start) != 0 ||
-		    (sqlite3_column_type(st, N_END) != SQLITE_NULL &&
-		     (nsys_time(c, st, N_END, &end) != 0 || end < start))) {
+		if (nsys_time(c, &rd, N_START, &start) != 0 ||
+		    (!nsys_is_null(&rd, N_END) &&
+		     (nsys_time(c, &rd, N_END, &end) != 0 || end < start))) {
 			if (nsys_bad_row(c, table, NSYS_BAD_TIME) !=
 			    0)
 				break;
@@ -244,8 +241,8 @@ static int read_events(nsys_ctx *c, nvtx_state *n)
 		}
 		if (nsys_process(c, process_of(gtid), &process_id) != 0 ||
 		    nsys_thread(c, gtid, &thread_id) != 0 ||
-		    domain_of(c, n, st, process_id, NULL, &domain_id) != 0 ||
-		    json_args(c, n, st, &args) != 0)
+		    domain_of(c, n, &rd, process_id, NULL, &domain_id) != 0 ||
+		    json_args(c, n, &rd, &args) != 0)
 			break;
 		if (name == NULL)
 			name = "";     /* NVTX allows a range or mark without a message */
@@ -259,9 +256,9 @@ static int read_events(nsys_ctx *c, nvtx_state *n)
 			m.kind = PQ_MARK_NVTX;
 			m.name = name;
 			m.domain_id = domain_id;
-			m.nvtx_category = nsys_int(st, N_CATEGORY);
-			m.color = nsys_int(st, N_COLOR);
-			m.payload = payload(st);
+			m.nvtx_category = nsys_int(&rd, N_CATEGORY);
+			m.color = nsys_int(&rd, N_COLOR);
+			m.payload = payload(&rd);
 			m.args = args;
 			if (pq_store_mark(c->s, &m, NULL, c->err) != 0)
 				break;
@@ -276,9 +273,9 @@ static int read_events(nsys_ctx *c, nvtx_state *n)
 			r.end_ns = end;
 			r.name = name;
 			r.domain_id = domain_id;
-			r.nvtx_category = nsys_int(st, N_CATEGORY);
-			r.color = nsys_int(st, N_COLOR);
-			r.payload = payload(st);
+			r.nvtx_category = nsys_int(&rd, N_CATEGORY);
+			r.color = nsys_int(&rd, N_COLOR);
+			r.payload = payload(&rd);
 			r.args = args;
 			if (end == PQ_NULL)
 				c->stats->unmatched++;
@@ -294,8 +291,8 @@ static int read_events(nsys_ctx *c, nvtx_state *n)
 				r.parent_id = n->depth > 0 ? n->stack[n->depth - 1].id : PQ_NULL;
 			} else {
 				r.kind = PQ_RANGE_NVTX_START_END;
-				r.range_key = nsys_int(st, N_RANGE_ID);
-				if (nsys_thread(c, nsys_int(st, N_END_GTID), &r.end_thread_id) != 0)
+				r.range_key = nsys_int(&rd, N_RANGE_ID);
+				if (nsys_thread(c, nsys_int(&rd, N_END_GTID), &r.end_thread_id) != 0)
 					break;
 			}
 			if (pq_store_range(c->s, &r, &id, c->err) != 0)
@@ -306,8 +303,7 @@ static int read_events(nsys_ctx *c, nvtx_state *n)
 		}
 		c->stats->rows++;
 	}
-	sqlite3_finalize(st);
-	return st != NULL && rc != 0 ? -1 : 0;
+	return nsys_close_read(&rd);
 }
 
 int nsys_import_nvtx(nsys_ctx *c)

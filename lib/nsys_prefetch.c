@@ -183,7 +183,7 @@ void nsys_prefetch(nsys_ctx *c, const nsys_query *const *q, int n, const char *c
 	c->prefetch = p;
 }
 
-int nsys_prefetch_take(nsys_ctx *c, const char *sql, sqlite3_stmt **st)
+int nsys_prefetch_take(nsys_ctx *c, const char *sql, sqlite3_stmt **st, int *first_rc)
 {
 	struct nsys_prefetch *p = c->prefetch;
 	primed_read *r = NULL;
@@ -198,8 +198,8 @@ int nsys_prefetch_take(nsys_ctx *c, const char *sql, sqlite3_stmt **st)
 	while (r != NULL && r->state == QUEUED && !p->done)
 		pthread_cond_wait(&p->cv, &p->mu);
 	if (r != NULL && r->state == READY && r->st != NULL) {
-		*st = c->primed = r->st;
-		c->primed_rc = r->rc;
+		*st = r->st;
+		*first_rc = r->rc;
 		r->st = NULL;
 		taken = 1;
 	}
@@ -224,5 +224,4 @@ void nsys_prefetch_stop(nsys_ctx *c)
 	pthread_join(p->thread, NULL);
 	free_prefetch(p);
 	c->prefetch = NULL;
-	c->primed = NULL;
 }

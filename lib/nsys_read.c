@@ -1,0 +1,139 @@
+/* nsys_read.c - a table of the export read row by row, and the current row's values.
+ *
+ * A read that nsys_prefetch started has a connection of its own: it is handed to a thread
+ * (nsys_stream.c) that steps it and copies the rows, so that SQLite's work on the export (the
+ * pages, the StringIds lookups, a sort's output) runs beside the mapping and writing here
+ * instead of before it. Any other read is stepped here. The accessors give the same values
+ * either way.
+ */
+#include "nsys.h"
+
+#include <string.h>
+
+int nsys_open_read(nsys_ctx *c, const nsys_query *q, nsys_read *r)
+{
+	char *text;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->c = c;
+	r->table = q->table;
+	r->counted = nsys_counted(q->table);
+	if (nsys_select_sql(c, q, &text) != 0)
+		return -1;
+	if (text == NULL)
+		return 0;
+	if (nsys_prefetch_take(c, text, &r->st, &r->first_rc)) {
+		sqlite3_free(text);
+		r->stream = nsys_stream_start(r->st, q->cols, q->ncols, r->first_rc);
+		if (r->stream != NULL)
+			r->first_rc = 0;
+		return 0;
+	}
+	rc = sqlite3_prepare_v2(c->db, text, -1, &r->st, NULL);
+	sqlite3_free(text);
+	if (rc != SQLITE_OK) {
+		sqlite3_finalize(r->st);
+		r->st = NULL;
+		return nsys_fail_on(c, c->db, q->table);
+	}
+	return 0;
+}
+
+int nsys_select(nsys_ctx *c, const char *table, const nsys_col *cols, int ncols,
+		const char *where, const char *order, nsys_read *r)
+{
+	const nsys_query q = { table, cols, ncols, where, order };
+
+	return nsys_open_read(c, &q, r);
+}
+
+int nsys_next(nsys_read *r)
+{
+	nsys_ctx *c = r->c;
+	int rc;
+
+	if (r->st == NULL)
+		return r->rc = 0;
+	if (r->stream != NULL) {
+		rc = nsys_stream_next(r->stream, &r->row, &r->texts);
+	} else if (r->first_rc != 0) {  /* taken ahead (nsys_prefetch.c) */
+		rc = r->first_rc;
+		r->first_rc = 0;
+	} else {
+		rc = sqlite3_step(r->st);
+	}
+	if (rc == SQLITE_ROW) {
+		if (r->counted && (++c->done & 0xFFFF) == 0 && c->opt != NULL)
+			pq_progress_report(&c->opt->progress, PQ_PHASE_WRITE, c->done, c->total);
+		return r->rc = 1;
+	}
+	r->row = NULL;
+	if (rc == SQLITE_DONE)
+		return r->rc = 0;
+	r->rc = -1;
+	if (rc == SQLITE_NOMEM && r->stream != NULL)
+		return pq_fail(c->err, "out of memory");
+	/* A stream's thread has stopped stepping: its connection's error is there to read. */
+	return nsys_fail_on(c, sqlite3_db_handle(r->st), r->table);
+}
+
+int nsys_close_read(nsys_read *r)
+{
+	int rc = r->st != NULL && r->rc != 0 ? -1 : 0;
+
+	nsys_stream_stop(r->stream);
+	sqlite3_finalize(r->st);
+	r->stream = NULL;
+	r->st = NULL;
+	r->row = NULL;
+	return rc;
+}
+
+int64_t nsys_int(const nsys_read *r, int i)
+{
+	if (r->row != NULL)
+		return r->row[i].type == SQLITE_NULL ? PQ_NULL : r->row[i].v.i;
+	if (sqlite3_column_type(r->st, i) == SQLITE_NULL)
+		return PQ_NULL;
+	return sqlite3_column_int64(r->st, i);
+}
+
+double nsys_real(const nsys_read *r, int i)
+{
+	if (r->row != NULL)
+		return r->row[i].type == SQLITE_NULL ? 0.0 : r->row[i].v.d;
+	return sqlite3_column_double(r->st, i);
+}
+
+const char *nsys_text(const nsys_read *r, int i)
+{
+	if (r->row != NULL)
+		return r->row[i].type == SQLITE_NULL ? NULL : r->texts + r->row[i].v.text;
+	return (const char *)sqlite3_column_text(r->st, i);
+}
+
+int nsys_is_null(const nsys_read *r, int i)
+{
+	if (r->row != NULL)
+		return r->row[i].type == SQLITE_NULL;
+	return sqlite3_column_type(r->st, i) == SQLITE_NULL;
+}
+
+int nsys_time(nsys_ctx *c, const nsys_read *r, int i, int64_t *out)
+{
+	int64_t v;
+
+	if (r->row != NULL) {
+		if (r->row[i].type != SQLITE_INTEGER)
+			return -1;
+		v = r->row[i].v.i;
+	} else {
+		if (sqlite3_column_type(r->st, i) != SQLITE_INTEGER)
+			return -1;
+		v = sqlite3_column_int64(r->st, i);
+	}
+	if (__builtin_add_overflow(v, c->offset, out) || *out == PQ_NULL)
+		return -1;
+	return 0;
+}
