@@ -1,5 +1,6 @@
 /* chrome_time_test.c - exact microseconds-text -> nanoseconds conversion (lib/chrome_time.c)
  * and the JSON value scanner (lib/chrome_stream.c). */
+#include <stdio.h>
 #include <string.h>
 
 #include "chrome_stream.h"
@@ -29,6 +30,53 @@ static void bad(const char *text)
 
 	ns(text, &rc);
 	is_int(rc, -1, "'%s' is refused", text);
+}
+
+/* Plain texts take a fast path; the same text with "e0" after it takes the general one (the
+ * cases above check that one by hand): both must give the same result, for random texts of up
+ * to 17 integer and 12 fraction digits, rounding ties among them. */
+static void same_with_exponent(void)
+{
+	uint64_t x = 88172645463325252u;
+	int differ = 0, n = 0;
+
+	for (int t = 0; t < 200000; t++) {
+		char a[64], b[80];
+		size_t len = 0;
+		int ints, fracs, rc_a, rc_b;
+		int64_t va = 0, vb = 0;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		if (x % 4 == 0)
+			a[len++] = '-';
+		ints = 1 + (int)(x >> 8) % 17;
+		fracs = (int)(x >> 16) % 13;
+		for (int i = 0; i < ints + fracs; i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			if (i == ints)
+				a[len++] = '.';
+			a[len++] = "0123456789555000999"[x % 19];
+		}
+		a[len] = '\0';
+		snprintf(b, sizeof(b), "%se0", a);
+		rc_a = pq_chrome_us_to_ns(a, len, &va);
+		rc_b = pq_chrome_us_to_ns(b, len + 2, &vb);
+		if (rc_a != rc_b || (rc_a == 0 && va != vb)) {
+			if (differ++ < 5)
+				printf("# us_to_ns '%s': %d %lld, with e0: %d %lld\n", a, rc_a,
+				       (long long)va, rc_b, (long long)vb);
+		}
+		rc_a = pq_chrome_parse_int(a, len, &va);
+		rc_b = pq_chrome_parse_int(b, len + 2, &vb);
+		if (rc_a != rc_b || (rc_a == 0 && va != vb)) {
+			if (differ++ < 5)
+				printf("# parse_int '%s': %d %lld, with e0: %d %lld\n", a, rc_a,
+				       (long long)va, rc_b, (long long)vb);
+		}
+		n += rc_a == 0;
+	}
+	is_int(differ, 0, "200000 random texts: the same ns and integers with and without e0");
+	ok(n > 10000, "%d of them integers", n);
 }
 
 int main(void)
@@ -69,6 +117,10 @@ int main(void)
 	conv("1623143089861.1234999999999999999", 1623143089861123);
 	conv("1623143089861.1235", 1623143089861124);
 	conv("9223372036854775.807", INT64_MAX);
+	/* Fifteen integer digits (the plain texts' fast path) and sixteen (the general one). */
+	conv("999999999999999.9995", INT64_C(1000000000000000000));
+	conv("-123456789012345.1234", INT64_C(-123456789012345123));
+	conv("1234567890123456.5", INT64_C(1234567890123456500));
 	conv("-9223372036854775.808", INT64_MIN);
 	/* Not numbers, or out of range. */
 	bad("");
@@ -99,6 +151,8 @@ int main(void)
 	is_int(pq_chrome_parse_int("4.5", 3, &v), -1, "4.5 is not an integer");
 	is_int(pq_chrome_parse_int("922337203685477580.5", 20, &v), -1,
 	       "a big value with a fraction is not an integer");
+
+	same_with_exponent();
 
 	/* The scanner: strings with escapes, nesting, member spans. */
 	obj = "{\"ph\":\"X\", \"name\": \"a \\\"}\\\\\", \"ts\" : 1.5 ,\"args\":{\"x\":[1,{\"y\":\"]\"}]}}  ,";
