@@ -1,4 +1,4 @@
-/* chrome_stream.c - reading trace text through zlib and finding JSON value boundaries. */
+/* chrome_stream.c - reading trace text (gz_reader.c) and finding JSON value boundaries. */
 #include "chrome_stream.h"
 
 #include <errno.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <zlib.h>
+#include "gz_reader.h"
 
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -19,21 +19,16 @@
 int pq_chrome_stream_open(pq_chrome_stream *s, const char *path, pq_error *err)
 {
 	struct stat st;
-	unsigned char magic[2] = { 0, 0 };
-	FILE *f;
 
 	memset(s, 0, sizeof(*s));
 	if (stat(path, &st) == 0)
 		s->file_size = (uint64_t)st.st_size;
-	f = fopen(path, "rb");
-	if (f == NULL)
-		return pq_fail(err, "cannot open: %s", strerror(errno));
-	s->gzip = fread(magic, 1, 2, f) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
-	fclose(f);
-	s->gz = gzopen(path, "rb");
+	s->gz = malloc(sizeof(pq_gz_reader));
 	if (s->gz == NULL)
-		return pq_fail(err, "cannot open: %s", errno ? strerror(errno) : "out of memory");
-	gzbuffer(s->gz, 256u << 10);
+		return pq_fail(err, "out of memory");
+	if (pq_gz_open(s->gz, path) != 0)
+		return pq_fail(err, "cannot open: %s", strerror(errno));
+	s->gzip = ((pq_gz_reader *)s->gz)->gzip;
 	s->cap = 2 * READ_CHUNK;
 	s->buf = malloc(s->cap);
 	if (s->buf == NULL)
@@ -44,23 +39,17 @@ int pq_chrome_stream_open(pq_chrome_stream *s, const char *path, pq_error *err)
 void pq_chrome_stream_close(pq_chrome_stream *s)
 {
 	if (s->gz != NULL)
-		gzclose(s->gz);
+		pq_gz_close(s->gz);
+	free(s->gz);
 	free(s->buf);
 	memset(s, 0, sizeof(*s));
 }
 
-/* zlib's message without the "<path>: " it puts in front. */
-static const char *gz_message(void *gz, int *errnum)
-{
-	const char *msg = gzerror(gz, errnum), *sep = strstr(msg, ": ");
-
-	return sep != NULL ? sep + 2 : msg;
-}
-
 int pq_chrome_stream_more(pq_chrome_stream *s, pq_error *err)
 {
-	int n, errnum;
-	const char *msg;
+	pq_gz_reader *gz = s->gz;
+	unsigned long long at;
+	long n;
 
 	if (s->eof)
 		return 0;
@@ -79,29 +68,25 @@ int pq_chrome_stream_more(pq_chrome_stream *s, pq_error *err)
 		s->buf = b;
 		s->cap = cap;
 	}
-	n = gzread(s->gz, s->buf + s->len, READ_CHUNK);
-	if (n < 0) {
-		msg = gz_message(s->gz, &errnum);
-		if (errnum == Z_ERRNO)
-			return pq_fail(err, "read error at byte %llu: %s",
-				       (unsigned long long)(s->base + s->len), strerror(errno));
-		return pq_fail(err, "corrupt gzip data after %llu bytes of JSON: %s",
-			       (unsigned long long)(s->base + s->len), msg);
-	}
-	if (n == 0) {
-		/* zlib reports a stream cut short as Z_BUF_ERROR at the end, not as an error. */
-		msg = gz_message(s->gz, &errnum);
-		if (errnum == Z_BUF_ERROR)
-			return pq_fail(err, "truncated gzip data after %llu bytes of JSON: %s",
-				       (unsigned long long)(s->base + s->len), msg);
-		if (errnum != Z_OK)
-			return pq_fail(err, "corrupt gzip data after %llu bytes of JSON: %s",
-				       (unsigned long long)(s->base + s->len), msg);
+	n = pq_gz_read(gz, s->buf + s->len, READ_CHUNK);
+	at = (unsigned long long)(s->base + s->len);
+	switch (n) {
+	case PQ_GZ_END:
 		s->eof = 1;
 		return 0;
+	case PQ_GZ_READ_ERROR:
+		return pq_fail(err, "read error at byte %llu: %s", at, strerror(gz->errnum));
+	case PQ_GZ_TRUNCATED:
+		return pq_fail(err, "truncated gzip data after %llu bytes of JSON: %s", at,
+			       gz->reason);
+	case PQ_GZ_CORRUPT:
+		return pq_fail(err, "corrupt gzip data after %llu bytes of JSON: %s", at,
+			       gz->reason);
+	default:
+		break;
 	}
 	s->len += (size_t)n;
-	s->file_read = (uint64_t)gzoffset(s->gz);
+	s->file_read = gz->file_read;
 	return 1;
 }
 

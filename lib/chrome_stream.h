@@ -1,6 +1,6 @@
 /* chrome_stream.h - the bytes of a Chrome trace, and where its JSON values begin and end.
  *
- * A pq_chrome_stream reads a file through zlib (gzread decompresses .json.gz on the fly and
+ * A pq_chrome_stream reads a file through gz_reader.h (which decompresses .json.gz on the fly and
  * passes plain JSON through unchanged) into one buffer that holds the unconsumed text; the
  * buffer only grows when a single value does not fit, so memory follows the largest event, not
  * the file. pq_chrome_scan_value() finds the end of one JSON value (respecting strings and
@@ -40,7 +40,7 @@ enum pq_chrome_scan pq_chrome_scan_value(const char *p, size_t n, int at_eof, si
 					 pq_chrome_members *m);
 
 typedef struct pq_chrome_stream {
-	void *gz;                /* gzFile */
+	struct pq_gz_reader *gz;
 	char *buf;               /* text [pos, len) is unconsumed */
 	size_t cap, pos, len;
 	uint64_t base;           /* stream offset of buf[0] */
