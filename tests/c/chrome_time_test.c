@@ -32,6 +32,24 @@ static void bad(const char *text)
 	is_int(rc, -1, "'%s' is refused", text);
 }
 
+/* 1 when fn gives the same for a and b (a converted counts in *ok_count); says how not in the
+ * first five that differ. */
+static int agree(const char *what, int (*fn)(const char *, size_t, int64_t *), const char *a,
+		 const char *b, int differ, int *ok_count)
+{
+	int64_t va = 0, vb = 0;
+	int rc_a = fn(a, strlen(a), &va), rc_b = fn(b, strlen(b), &vb);
+
+	if (ok_count != NULL)
+		*ok_count += rc_a == 0;
+	if (rc_a == rc_b && (rc_a != 0 || va == vb))
+		return 1;
+	if (differ < 5)
+		printf("# %s '%s': %d %lld, with e0: %d %lld\n", what, a, rc_a, (long long)va, rc_b,
+		       (long long)vb);
+	return 0;
+}
+
 /* Plain texts take a fast path; the same text with "e0" after it takes the general one (the
  * cases above check that one by hand): both must give the same result, for random texts of up
  * to 17 integer and 12 fraction digits, rounding ties among them. */
@@ -43,8 +61,7 @@ static void same_with_exponent(void)
 	for (int t = 0; t < 200000; t++) {
 		char a[64], b[80];
 		size_t len = 0;
-		int ints, fracs, rc_a, rc_b;
-		int64_t va = 0, vb = 0;
+		int ints, fracs;
 
 		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
 		if (x % 4 == 0)
@@ -59,21 +76,8 @@ static void same_with_exponent(void)
 		}
 		a[len] = '\0';
 		snprintf(b, sizeof(b), "%se0", a);
-		rc_a = pq_chrome_us_to_ns(a, len, &va);
-		rc_b = pq_chrome_us_to_ns(b, len + 2, &vb);
-		if (rc_a != rc_b || (rc_a == 0 && va != vb)) {
-			if (differ++ < 5)
-				printf("# us_to_ns '%s': %d %lld, with e0: %d %lld\n", a, rc_a,
-				       (long long)va, rc_b, (long long)vb);
-		}
-		rc_a = pq_chrome_parse_int(a, len, &va);
-		rc_b = pq_chrome_parse_int(b, len + 2, &vb);
-		if (rc_a != rc_b || (rc_a == 0 && va != vb)) {
-			if (differ++ < 5)
-				printf("# parse_int '%s': %d %lld, with e0: %d %lld\n", a, rc_a,
-				       (long long)va, rc_b, (long long)vb);
-		}
-		n += rc_a == 0;
+		differ += !agree("us_to_ns", pq_chrome_us_to_ns, a, b, differ, NULL);
+		differ += !agree("parse_int", pq_chrome_parse_int, a, b, differ, &n);
 	}
 	is_int(differ, 0, "200000 random texts: the same ns and integers with and without e0");
 	ok(n > 10000, "%d of them integers", n);
