@@ -97,8 +97,9 @@ typedef struct nsys_query {
 	const char *where, *order;
 } nsys_query;
 
-/* The query's SQL (sqlite3_free it); NULL (and 0 returned) when the table is absent. */
-int nsys_select_sql(nsys_ctx *c, const nsys_query *q, char **sql);
+/* The query's SQL (sqlite3_free it); NULL (and 0 returned) when the table is absent. With
+ * str_ids, NSYS_STR columns are their StringIds ids (for nsys_stream, which looks them up). */
+int nsys_select_sql(nsys_ctx *c, const nsys_query *q, int str_ids, char **sql);
 /* path as a read-only SQLite URI (free it). */
 char *nsys_uri(const char *path);
 /* An error of db, one of the export's connections, naming what was read. */
@@ -162,9 +163,9 @@ int nsys_time(nsys_ctx *c, const nsys_read *r, int i, int64_t *out);
 
 /* nsys_stream.c ----------------------------------------------------------------------------- */
 
-/* Steps st (whose first step returned first_rc) on a new thread, copying its rows. NULL when
- * the thread cannot be started: the caller then steps st itself. st must not be used until
- * nsys_stream_stop. */
+/* Steps st (whose first step returned first_rc) on a new thread, copying its rows; st gives
+ * NSYS_STR columns as StringIds ids (nsys_select_sql), whose texts are copied. NULL when the
+ * thread cannot be started. st must not be used until nsys_stream_stop. */
 struct nsys_stream *nsys_stream_start(sqlite3_stmt *st, const nsys_col *cols, int ncols,
 				      int first_rc);
 /* The next row's cells and its texts: SQLITE_ROW, or what ended the read (SQLITE_DONE, an

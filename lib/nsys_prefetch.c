@@ -157,14 +157,14 @@ void nsys_prefetch(nsys_ctx *c, const nsys_query *const *q, int n, const char *c
 		nsys_query by_rowid = *q[i];
 		char *text;
 
-		if (nsys_select_sql(c, q[i], &text) != 0 || text == NULL)
+		if (nsys_select_sql(c, q[i], 1, &text) != 0 || text == NULL)
 			continue;
 		r->sql = text;
 		p->n++;
 		by_rowid.order = "t.rowid";
 		if (q[i]->where == NULL && q[i]->order != NULL &&
 		    strcmp(q[i]->order, START_ORDER) == 0 &&
-		    nsys_select_sql(c, &by_rowid, &r->rowid_sql) == 0 && r->rowid_sql != NULL)
+		    nsys_select_sql(c, &by_rowid, 1, &r->rowid_sql) == 0 && r->rowid_sql != NULL)
 			r->table = sqlite3_mprintf("%s", q[i]->table);
 		if (r->table == NULL) {
 			sqlite3_free(r->rowid_sql);

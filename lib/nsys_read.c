@@ -19,17 +19,23 @@ int nsys_open_read(nsys_ctx *c, const nsys_query *q, nsys_read *r)
 	r->c = c;
 	r->table = q->table;
 	r->counted = nsys_counted(q->table);
-	if (nsys_select_sql(c, q, &text) != 0)
+	if (nsys_select_sql(c, q, 1, &text) != 0)
 		return -1;
 	if (text == NULL)
 		return 0;
 	if (nsys_prefetch_take(c, text, &r->st, &r->first_rc)) {
-		sqlite3_free(text);
 		r->stream = nsys_stream_start(r->st, q->cols, q->ncols, r->first_rc);
-		if (r->stream != NULL)
-			r->first_rc = 0;
-		return 0;
+		r->first_rc = 0;
+		if (r->stream != NULL) {
+			sqlite3_free(text);
+			return 0;
+		}
+		sqlite3_finalize(r->st);  /* its names are ids: read here with their texts */
+		r->st = NULL;
 	}
+	sqlite3_free(text);
+	if (nsys_select_sql(c, q, 0, &text) != 0 || text == NULL)
+		return text == NULL ? 0 : -1;
 	rc = sqlite3_prepare_v2(c->db, text, -1, &r->st, NULL);
 	sqlite3_free(text);
 	if (rc != SQLITE_OK) {

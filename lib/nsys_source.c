@@ -306,7 +306,7 @@ char *nsys_uri(const char *path)
 	return ro_uri(path);
 }
 
-int nsys_select_sql(nsys_ctx *c, const nsys_query *q, char **text)
+int nsys_select_sql(nsys_ctx *c, const nsys_query *q, int str_ids, char **text)
 {
 	const char *table = q->table, *where = q->where, *order = q->order;
 	const nsys_col *cols = q->cols;
@@ -331,7 +331,7 @@ int nsys_select_sql(nsys_ctx *c, const nsys_query *q, char **text)
 		}
 		if (!present || ((col->flags & NSYS_STR) && !c->has_strings))
 			sqlite3_str_appendall(sql, "NULL");
-		else if (col->flags & NSYS_STR)
+		else if ((col->flags & NSYS_STR) && !str_ids)
 			/* StringIds.id is its rowid: one b-tree lookup per row. */
 			sqlite3_str_appendf(sql, "(SELECT value FROM StringIds WHERE id = t.\"%w\")",
 					    col->name);

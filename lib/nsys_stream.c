@@ -6,6 +6,11 @@
  * thread steps the statement and copies each row's values into a batch, in the form its column
  * is read in (NSYS_TEXT, NSYS_REAL or an integer), while the importer maps the batch before. A
  * few batches of a few hundred rows each bound the memory.
+ *
+ * Names (NSYS_STR columns) come as StringIds ids and are looked up here, through a small cache:
+ * a correlated subquery per name cost more than the rest of reading the kernels (0.63 against
+ * 0.40 s for their 316 k rows, each with three names), and a run has few distinct kernel and API
+ * names. The cache is direct-mapped, so its memory is bounded however many names an export has.
  */
 #include "nsys.h"
 
@@ -16,6 +21,13 @@
 #define BATCH_ROWS 512
 #define BATCHES 4
 #define BATCH_TEXT (1 << 20)  /* a batch ends early once its texts pass this */
+#define NAME_SLOTS 4096
+
+typedef struct name_slot {
+	int64_t id;
+	char *text;             /* NULL: the id has no text */
+	int used;
+} name_slot;
 
 typedef struct batch {
 	nsys_cell *cells;       /* BATCH_ROWS rows of ncols */
@@ -30,6 +42,8 @@ struct nsys_stream {
 	const nsys_col *cols;
 	int ncols;
 	int step_rc;            /* the thread's: the step whose row is to be copied next */
+	sqlite3_stmt *names;    /* the thread's: a StringIds lookup, prepared on first use */
+	name_slot *slots;       /* the thread's: NAME_SLOTS names by id */
 	pthread_t thread;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -40,7 +54,47 @@ struct nsys_stream {
 	int next_row;
 };
 
-/* Copies the row st is on into b; -1 when out of memory. */
+/* The StringIds text of column i's id, of the given type (NULL when there is none), as the
+ * subquery "(SELECT value FROM StringIds WHERE id = t.col)" gives it; an integer id is looked up
+ * once while its slot holds it. 0, or an SQLite error code (SQLITE_NOMEM when a copy failed). */
+static int name_of(struct nsys_stream *s, int i, int type, const char **text)
+{
+	int64_t id = type == SQLITE_INTEGER ? sqlite3_column_int64(s->st, i) : 0;
+	name_slot *slot = type == SQLITE_INTEGER ? &s->slots[(uint64_t)id % NAME_SLOTS] : NULL;
+	const char *t;
+	int rc;
+
+	if (slot != NULL && slot->used && slot->id == id) {
+		*text = slot->text;
+		return 0;
+	}
+	if (s->names == NULL &&
+	    (rc = sqlite3_prepare_v2(sqlite3_db_handle(s->st),
+				     "SELECT value FROM StringIds WHERE id = ?1", -1, &s->names,
+				     NULL)) != SQLITE_OK)
+		return rc;
+	sqlite3_reset(s->names);
+	if (slot != NULL)
+		sqlite3_bind_int64(s->names, 1, id);
+	else
+		sqlite3_bind_value(s->names, 1, sqlite3_column_value(s->st, i));
+	rc = sqlite3_step(s->names);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return rc;  /* the connection keeps its message for the importer */
+	t = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(s->names, 0) : NULL;
+	if (slot == NULL) {  /* not an integer: a text kept until the next lookup */
+		*text = t;
+		return 0;
+	}
+	free(slot->text);
+	slot->text = t != NULL ? strdup(t) : NULL;
+	slot->used = t == NULL || slot->text != NULL;
+	slot->id = id;
+	*text = slot->text;
+	return slot->used ? 0 : SQLITE_NOMEM;
+}
+
+/* Copies the row st is on into b: 0, or an SQLite error code. */
 static int copy_row(struct nsys_stream *s, batch *b)
 {
 	nsys_cell *cell = b->cells + (size_t)b->n * (size_t)s->ncols;
@@ -52,11 +106,22 @@ static int copy_row(struct nsys_stream *s, batch *b)
 		if (cell->type == SQLITE_NULL)
 			continue;
 		if (flags & (NSYS_STR | NSYS_TEXT)) {
-			const char *t = (const char *)sqlite3_column_text(s->st, i);
-			size_t len = t != NULL ? strlen(t) : 0;
+			const char *t = NULL;
+			size_t len;
+			int rc;
 
-			if (t == NULL)
-				return -1;
+			if (flags & NSYS_STR) {
+				if ((rc = name_of(s, i, cell->type, &t)) != 0)
+					return rc;
+				if (t == NULL) {
+					cell->type = SQLITE_NULL;
+					continue;
+				}
+				cell->type = SQLITE_TEXT;
+			} else if ((t = (const char *)sqlite3_column_text(s->st, i)) == NULL) {
+				return SQLITE_NOMEM;
+			}
+			len = strlen(t);
 			if (b->text_len + len + 1 > b->text_cap) {
 				size_t cap = b->text_cap ? b->text_cap : 4096;
 				char *p;
@@ -64,7 +129,7 @@ static int copy_row(struct nsys_stream *s, batch *b)
 				while (cap < b->text_len + len + 1)
 					cap *= 2;
 				if ((p = realloc(b->text, cap)) == NULL)
-					return -1;
+					return SQLITE_NOMEM;
 				b->text = p;
 				b->text_cap = cap;
 			}
@@ -92,10 +157,8 @@ static void fill(struct nsys_stream *s, batch *b)
 			b->rc = s->step_rc;
 			return;
 		}
-		if (copy_row(s, b) != 0) {
-			b->rc = SQLITE_NOMEM;
+		if ((b->rc = copy_row(s, b)) != 0)
 			return;
-		}
 		s->step_rc = sqlite3_step(s->st);
 	}
 }
@@ -130,6 +193,10 @@ static void *stream_thread(void *arg)
 
 static void free_stream(struct nsys_stream *s)
 {
+	sqlite3_finalize(s->names);
+	for (int i = 0; s->slots != NULL && i < NAME_SLOTS; i++)
+		free(s->slots[i].text);
+	free(s->slots);
 	for (int i = 0; i < BATCHES; i++) {
 		free(s->b[i].cells);
 		free(s->b[i].text);
@@ -154,6 +221,10 @@ struct nsys_stream *nsys_stream_start(sqlite3_stmt *st, const nsys_col *cols, in
 	s->step_rc = first_rc;
 	pthread_mutex_init(&s->mu, NULL);
 	pthread_cond_init(&s->cv, NULL);
+	if ((s->slots = calloc(NAME_SLOTS, sizeof(name_slot))) == NULL) {
+		free_stream(s);
+		return NULL;
+	}
 	for (int i = 0; i < BATCHES; i++)
 		if ((s->b[i].cells = calloc((size_t)BATCH_ROWS * (size_t)ncols,
 					    sizeof(nsys_cell))) == NULL) {

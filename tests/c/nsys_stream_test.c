@@ -1,8 +1,9 @@
 /* nsys_stream_test.c - a statement stepped on a thread (lib/nsys_stream.c): every row arrives,
  * in order, with each value in its column's form, across batch boundaries and a text larger
- * than a batch's budget; a read stopped early ends; an error mid-read arrives after the rows
- * before it, with the connection's message. The expected values are worked out here from the
- * row number, not read back through SQLite. */
+ * than a batch's budget; names given as StringIds ids arrive as their texts (more distinct ids
+ * than the cache holds, missing ones, a NULL text, an id written as text); a read stopped early
+ * ends; an error mid-read arrives after the rows before it, with the connection's message. The
+ * expected values are worked out here from the row number, not read back through SQLite. */
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -18,6 +19,16 @@ static int a_null(int i) { return i % 11 == 0; }
 static int b_null(int i) { return i % 13 == 0; }
 static int c_null(int i) { return i % 17 == 0; }
 static size_t c_len(int i) { return i == BIG_ROW ? BIG_LEN : i % 100 == 0 ? 3000 : 0; }
+
+/* e: a StringIds id, each twice and 450 pairs of them in the same slot of the stream's 4096
+ * (id and id + 4096); StringIds holds "name-<id>" for ids 0..9999, but none for multiples of 97
+ * and a NULL text for id 6. Some ids are written as text: '7' (stored as 7: the column is an
+ * INTEGER one, as in an export) and '7x' (kept as text, which no id equals). */
+#define NAMES 10000
+static int64_t e_id(int i) { return (int64_t)(i % 2500) * 2; }
+static int e_null(int i) { return i % 19 == 0; }
+static const char *e_text(int i) { return i % 23 == 0 ? "7x" : i % 29 == 0 ? "7" : NULL; }
+static int name_exists(int64_t id) { return id < NAMES && id % 97 != 0 && id != 6; }
 
 /* Row i's text: "row-<i>", or c_len(i) bytes of a letter of i. */
 static void want_c(int i, char *buf)
@@ -39,10 +50,14 @@ static sqlite3 *make_db(const char *path)
 	char *text = malloc(BIG_LEN + 1);
 
 	if (text == NULL || sqlite3_open(path, &db) != SQLITE_OK ||
-	    sqlite3_exec(db, "CREATE TABLE t (a INTEGER, b REAL, c TEXT, d); BEGIN", NULL, NULL,
-			 NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "INSERT INTO t (rowid, a, b, c, d) VALUES (?, ?, ?, ?, ?)", -1,
-			       &ins, NULL) != SQLITE_OK)
+	    sqlite3_exec(db, "CREATE TABLE t (a INTEGER, b REAL, c TEXT, d, e INTEGER); "
+			 "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT); BEGIN; "
+			 "WITH RECURSIVE n(id) AS (SELECT 0 UNION ALL SELECT id + 1 FROM n "
+			 "WHERE id < 9999) INSERT INTO StringIds SELECT id, 'name-' || id FROM n "
+			 "WHERE id % 97 <> 0; UPDATE StringIds SET value = NULL WHERE id = 6",
+			 NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "INSERT INTO t (rowid, a, b, c, d, e) VALUES (?, ?, ?, ?, ?, ?)",
+			       -1, &ins, NULL) != SQLITE_OK)
 		exit(1);
 	for (int i = 1; i <= ROWS; i++) {
 		sqlite3_bind_int(ins, 1, i);
@@ -64,6 +79,12 @@ static sqlite3 *make_db(const char *path)
 			sqlite3_bind_text(ins, 5, "42x", -1, SQLITE_STATIC);
 		else
 			sqlite3_bind_int(ins, 5, -i);
+		if (e_null(i))
+			sqlite3_bind_null(ins, 6);
+		else if (e_text(i) != NULL)
+			sqlite3_bind_text(ins, 6, e_text(i), -1, SQLITE_STATIC);
+		else
+			sqlite3_bind_int64(ins, 6, e_id(i));
 		if (sqlite3_step(ins) != SQLITE_DONE)
 			exit(1);
 		sqlite3_reset(ins);
@@ -125,6 +146,43 @@ static void every_row(sqlite3 *db)
 	nsys_stream_stop(s);
 	sqlite3_finalize(st);
 	free(want);
+}
+
+/* The names of column e, read as the importer reads them: ids, looked up by the stream. */
+static void names(sqlite3 *db)
+{
+	static const nsys_col name_col[] = { { "e", NSYS_STR } };
+	sqlite3_stmt *st;
+	struct nsys_stream *s;
+	const nsys_cell *row;
+	const char *texts;
+	int n = 0, bad = 0, as_text = 0, found = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT e FROM t ORDER BY rowid", -1, &st, NULL) != SQLITE_OK)
+		exit(1);
+	s = nsys_stream_start(st, name_col, 1, sqlite3_step(st));
+	while (nsys_stream_next(s, &row, &texts) == SQLITE_ROW) {
+		int i = ++n;
+		char want[32];
+		int64_t id = e_text(i) != NULL ? 7 : e_id(i);
+		int has = !e_null(i) && name_exists(id) &&
+			  (e_text(i) == NULL || strcmp(e_text(i), "7") == 0);
+
+		snprintf(want, sizeof(want), "name-%lld", (long long)id);
+		as_text += !e_null(i) && e_text(i) != NULL;
+		found += has;
+		if (has ? row[0].type != SQLITE_TEXT || strcmp(texts + row[0].v.text, want) != 0
+			: row[0].type != SQLITE_NULL) {
+			if (bad++ < 5)
+				printf("# row %d: name %s\n", i, row[0].type == SQLITE_TEXT ?
+				       texts + row[0].v.text : "NULL");
+		}
+	}
+	is_int(n, ROWS, "names: every row");
+	is_int(bad, 0, "each id as its StringIds text (%d); NULL for a NULL id, a missing one, a "
+	       "NULL text; ids written as text (%d) as SQL compares them", found, as_text);
+	nsys_stream_stop(s);
+	sqlite3_finalize(st);
 }
 
 static void stopped_early(sqlite3 *db)
@@ -189,6 +247,7 @@ int main(void)
 	snprintf(path, sizeof(path), "%s/t.db", dir);
 	db = make_db(path);
 	every_row(db);
+	names(db);
 	stopped_early(db);
 	error_mid_read(db);
 	empty(db);
