@@ -34,8 +34,10 @@ int nsys_open_read(nsys_ctx *c, const nsys_query *q, nsys_read *r)
 		r->st = NULL;
 	}
 	sqlite3_free(text);
-	if (nsys_select_sql(c, q, 0, &text) != 0 || text == NULL)
-		return text == NULL ? 0 : -1;
+	if (nsys_select_sql(c, q, 0, &text) != 0)
+		return -1;
+	if (text == NULL)
+		return 0;
 	rc = sqlite3_prepare_v2(c->db, text, -1, &r->st, NULL);
 	sqlite3_free(text);
 	if (rc != SQLITE_OK) {
