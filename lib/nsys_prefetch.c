@@ -1,12 +1,13 @@
 /* nsys_prefetch.c - the export's big sorted reads, started ahead of the importer.
  *
  * Each event table is read sorted (by start; NVTX events by thread and start), and SQLite does
- * most of such a read in the statement's first step: it scans the table, looks up the StringIds
- * texts and sorts. A helper thread takes those first steps, in the order the importer makes the
- * reads, while the importer writes the tables before; nsys_select then finds the statement with
- * its first row ready (and nsys_query_int a count made ahead). Each read has a connection of its
- * own: the helper never touches one again once it has handed its statement over, so the
- * importer's steps never wait for the helper's.
+ * much of such a read in the statement's first step: it scans the table and sorts. A helper
+ * thread takes those first steps, in the order the importer makes the reads, while the importer
+ * writes the tables before; nsys_open_read then finds the statement with its first row ready
+ * (and nsys_query_int a count made ahead) and hands it to a thread that steps the rest
+ * (nsys_stream.c). Each read has a connection of its own: the helper never touches one again
+ * once it has handed its statement over. The reads give names as StringIds ids, which the
+ * stepping thread looks up.
  *
  * Nsight Systems writes its CUDA tables in start order (every export in tests/data, and the
  * kernels of the bench's 2.5 M-row one): sorting them again was the helper's first 0.5 s, which
