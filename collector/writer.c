@@ -18,6 +18,7 @@
 #include <inttypes.h>
 #include <poll.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -273,9 +274,9 @@ static void *writer_main(void *arg)
 	char buf[64];
 	ssize_t n;
 
-	(void)arg;
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	sem_post(arg);  /* running: pq_writer_start may return */
 	for (;;) {
 		p.fd = wake_fd[0];
 		p.events = POLLIN;
@@ -327,12 +328,25 @@ static void install_signals(void)
 
 int pq_writer_start(void)
 {
+	sem_t started;
+	int rc;
+
 	pq_wctx_init(&W, NULL, (int64_t)getpid());
 	if (make_pipe() != 0)
 		return -1;
 	install_signals();
 	atomic_store(&stopping, 0);
-	if (pthread_create(&thread, NULL, writer_main, NULL) != 0)
+	if (sem_init(&started, 0, 0) != 0)
+		return -1;
+	rc = pthread_create(&thread, NULL, writer_main, &started);
+	/* Returns once the thread runs. A program may fork right after its first NVTX call
+	 * (tests/nvtx/nvtx_orphan): then the thread must be past its start-up, where a sanitizer's
+	 * runtime allocates under locks the child would inherit held. Seen under gcc 12's ASan,
+	 * whose allocator is not locked across fork: the child's own writer deadlocked in it. */
+	while (rc == 0 && sem_wait(&started) != 0 && errno == EINTR)
+		;
+	sem_destroy(&started);
+	if (rc != 0)
 		return -1;
 	running = 1;
 	return 0;
