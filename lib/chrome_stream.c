@@ -2,7 +2,6 @@
 #include "chrome_stream.h"
 
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -28,7 +27,7 @@ int pq_chrome_stream_open(pq_chrome_stream *s, const char *path, pq_error *err)
 		return pq_fail(err, "out of memory");
 	if (pq_gz_open(s->gz, path) != 0)
 		return pq_fail(err, "cannot open: %s", strerror(errno));
-	s->gzip = ((pq_gz_reader *)s->gz)->gzip;
+	s->gzip = s->gz->gzip;
 	s->cap = 2 * READ_CHUNK;
 	s->buf = malloc(s->cap);
 	if (s->buf == NULL)
