@@ -189,9 +189,10 @@ extern const nsys_query nsys_q_kernels, nsys_q_memcpys, nsys_q_memsets, nsys_q_s
  * are then made as they come. */
 void nsys_prefetch(nsys_ctx *c, const nsys_query *const *q, int n, const char *const *sql,
 		   int nsql);
-/* The started read whose SQL is sql, waited for: 1, *st on a connection of its own and *first_rc
- * its first step's result; or 0. */
-int nsys_prefetch_take(nsys_ctx *c, const char *sql, sqlite3_stmt **st, int *first_rc);
+/* The started read q (or, q NULL, the started query sql), waited for: 1, *st on a connection of
+ * its own and *first_rc its first step's result; or 0. */
+int nsys_prefetch_take(nsys_ctx *c, const nsys_query *q, const char *sql, sqlite3_stmt **st,
+		       int *first_rc);
 /* Stops the helper and closes its connections (the reads taken must be finalized first). */
 void nsys_prefetch_stop(nsys_ctx *c);
 

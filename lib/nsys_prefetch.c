@@ -31,6 +31,7 @@ enum { QUEUED, READY, TAKEN };
 #define START_ORDER "t.start, t.rowid"
 
 typedef struct primed_read {
+	const nsys_query *q;  /* the read it is, or NULL for a query given as SQL */
 	char *sql;          /* sqlite3_malloc'd */
 	char *table;        /* a read in START_ORDER: its table (sqlite3_malloc'd), else NULL */
 	char *rowid_sql;    /* and the same read in rowid order (sqlite3_malloc'd) */
@@ -160,6 +161,7 @@ void nsys_prefetch(nsys_ctx *c, const nsys_query *const *q, int n, const char *c
 
 		if (nsys_select_sql(c, q[i], 1, &text) != 0 || text == NULL)
 			continue;
+		r->q = q[i];
 		r->sql = text;
 		p->n++;
 		by_rowid.order = "t.rowid";
@@ -184,7 +186,8 @@ void nsys_prefetch(nsys_ctx *c, const nsys_query *const *q, int n, const char *c
 	c->prefetch = p;
 }
 
-int nsys_prefetch_take(nsys_ctx *c, const char *sql, sqlite3_stmt **st, int *first_rc)
+int nsys_prefetch_take(nsys_ctx *c, const nsys_query *q, const char *sql, sqlite3_stmt **st,
+		       int *first_rc)
 {
 	struct nsys_prefetch *p = c->prefetch;
 	primed_read *r = NULL;
@@ -194,7 +197,8 @@ int nsys_prefetch_take(nsys_ctx *c, const char *sql, sqlite3_stmt **st, int *fir
 		return 0;
 	pthread_mutex_lock(&p->mu);
 	for (int i = 0; i < p->n && r == NULL; i++)
-		if (p->reads[i].state != TAKEN && strcmp(p->reads[i].sql, sql) == 0)
+		if (p->reads[i].state != TAKEN &&
+		    (q != NULL ? p->reads[i].q == q : strcmp(p->reads[i].sql, sql) == 0))
 			r = &p->reads[i];
 	while (r != NULL && r->state == QUEUED && !p->done)
 		pthread_cond_wait(&p->cv, &p->mu);

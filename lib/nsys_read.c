@@ -19,21 +19,14 @@ int nsys_open_read(nsys_ctx *c, const nsys_query *q, nsys_read *r)
 	r->c = c;
 	r->table = q->table;
 	r->counted = nsys_counted(q->table);
-	if (nsys_select_sql(c, q, 1, &text) != 0)
-		return -1;
-	if (text == NULL)
-		return 0;
-	if (nsys_prefetch_take(c, text, &r->st, &r->first_rc)) {
+	if (nsys_prefetch_take(c, q, NULL, &r->st, &r->first_rc)) {
 		r->stream = nsys_stream_start(r->st, q->cols, q->ncols, r->first_rc);
 		r->first_rc = 0;
-		if (r->stream != NULL) {
-			sqlite3_free(text);
+		if (r->stream != NULL)
 			return 0;
-		}
 		sqlite3_finalize(r->st);  /* its names are ids: read here with their texts */
 		r->st = NULL;
 	}
-	sqlite3_free(text);
 	if (nsys_select_sql(c, q, 0, &text) != 0)
 		return -1;
 	if (text == NULL)
