@@ -6,8 +6,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "gz_reader.h"
-
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -22,12 +20,8 @@ int pq_chrome_stream_open(pq_chrome_stream *s, const char *path, pq_error *err)
 	memset(s, 0, sizeof(*s));
 	if (stat(path, &st) == 0)
 		s->file_size = (uint64_t)st.st_size;
-	s->gz = malloc(sizeof(pq_gz_reader));
-	if (s->gz == NULL)
-		return pq_fail(err, "out of memory");
-	if (pq_gz_open(s->gz, path) != 0)
+	if (pq_gz_open(&s->gz, path) != 0)
 		return pq_fail(err, "cannot open: %s", strerror(errno));
-	s->gzip = s->gz->gzip;
 	s->cap = 2 * READ_CHUNK;
 	s->buf = malloc(s->cap);
 	if (s->buf == NULL)
@@ -37,16 +31,14 @@ int pq_chrome_stream_open(pq_chrome_stream *s, const char *path, pq_error *err)
 
 void pq_chrome_stream_close(pq_chrome_stream *s)
 {
-	if (s->gz != NULL)
-		pq_gz_close(s->gz);
-	free(s->gz);
+	pq_gz_close(&s->gz);
 	free(s->buf);
 	memset(s, 0, sizeof(*s));
 }
 
 int pq_chrome_stream_more(pq_chrome_stream *s, pq_error *err)
 {
-	pq_gz_reader *gz = s->gz;
+	pq_gz_reader *gz = &s->gz;
 	unsigned long long at;
 	long n;
 

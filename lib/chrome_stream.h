@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "gz_reader.h"
 
 #define PQ_CHROME_MAX_MEMBERS 32
 
@@ -40,13 +41,13 @@ enum pq_chrome_scan pq_chrome_scan_value(const char *p, size_t n, int at_eof, si
 					 pq_chrome_members *m);
 
 typedef struct pq_chrome_stream {
-	struct pq_gz_reader *gz;
+	pq_gz_reader gz;
 	char *buf;               /* text [pos, len) is unconsumed */
 	size_t cap, pos, len;
 	uint64_t base;           /* stream offset of buf[0] */
 	uint64_t file_size;
 	uint64_t file_read;      /* bytes of the file read so far (compressed ones for gzip) */
-	int eof, gzip;
+	int eof;
 } pq_chrome_stream;
 
 /* Opens path; the caller closes with pq_chrome_stream_close() even when this fails. */
