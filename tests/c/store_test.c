@@ -518,6 +518,73 @@ static void test_deferred_indexes(void)
 	sqlite3_close(db);
 }
 
+/* An index whose sort is larger than the sorter's budget while indexes are built (4 MiB) is
+ * sorted in runs by helper threads and merged: the index holds every row in order, and the
+ * connection's threads and cache_size are what they were before. */
+static void test_indexes_sorted_in_runs(void)
+{
+	const char *path = path_in("runs.db");
+	enum { N = 300000, LO = 1000000, HI = 2000000 };
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	pq_error err;
+	int64_t in_window = 0, prev = -1, seen = 0, sorted = 1;
+	uint64_t x = 88172645463325252ull;
+
+	ok(pq_db_open(path, PQ_OPEN_CREATE, &db, NULL, &err) == 0, "open a new file");
+	sqlite3_exec(db, "PRAGMA cache_size = -12345; PRAGMA threads = 0; BEGIN; "
+		     "INSERT INTO runs (id, source) VALUES (1, 'runs'); "
+		     "INSERT INTO strings (id, value) VALUES (1, 'm')", NULL, NULL, NULL);
+	ok(pq_db_drop_event_indexes(db, &err) == 0, "drop the event indexes");
+	sqlite3_prepare_v2(db, "INSERT INTO marks (run_id, ts_ns, kind, name_id) VALUES (1, ?1, 1, 1)",
+			   -1, &st, NULL);
+	for (int i = 0; i < N; i++) { /* xorshift64: times in no order */
+		int64_t ts;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		ts = (int64_t)(x % 10000000);
+		in_window += ts >= LO && ts < HI;
+		sqlite3_bind_int64(st, 1, ts);
+		sqlite3_step(st);
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	ok(pq_db_build_event_indexes(db, NULL, &err) == 0, "build them over %d rows in no order", N);
+	sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+	is_int(query_int(path, "PRAGMA threads"), 0, "a new connection's threads are untouched");
+	sqlite3_prepare_v2(db, "PRAGMA threads", -1, &st, NULL);
+	is_int(sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1, 0,
+	       "threads is set back");
+	sqlite3_finalize(st);
+	sqlite3_prepare_v2(db, "PRAGMA cache_size", -1, &st, NULL);
+	is_int(sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1, -12345,
+	       "cache_size is set back");
+	sqlite3_finalize(st);
+	sqlite3_prepare_v2(db, "SELECT ts_ns FROM marks INDEXED BY marks_run_time WHERE run_id = 1 "
+			   "ORDER BY run_id, ts_ns", -1, &st, NULL);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int64_t ts = sqlite3_column_int64(st, 0);
+
+		sorted &= ts >= prev;
+		prev = ts;
+		seen++;
+	}
+	sqlite3_finalize(st);
+	ok(sorted && seen == N, "the index gives all %d rows in time order (%" PRId64 ")", N, seen);
+	is_int(query_int(path, "SELECT count(*) FROM marks INDEXED BY marks_run_time WHERE run_id = 1 "
+			       "AND ts_ns >= 1000000 AND ts_ns < 2000000"), in_window,
+	       "a window read by the index has the rows written in it");
+	{
+		char *check = query_text(path, "PRAGMA integrity_check");
+
+		is_str(check, "ok", "the indexes match the rows");
+		free(check);
+	}
+	sqlite3_close(db);
+}
+
 /* A file written before cuda_names existed (same schema version) gets the table with its next run,
  * inside that run's transaction. */
 static void test_added_tables(void)
@@ -771,6 +838,7 @@ int main(void)
 	test_bindings_and_names();
 	test_bindings_random();
 	test_deferred_indexes();
+	test_indexes_sorted_in_runs();
 	test_added_tables();
 	test_attach_and_range_end();
 	test_span_from_rows();
