@@ -89,13 +89,24 @@ void nsys_close(nsys_ctx *c);
 int nsys_has_table(nsys_ctx *c, const char *table);
 int nsys_has_column(nsys_ctx *c, const char *table, const char *column);
 
+/* When a sorted read may be made in rowid order instead (nsys_order.c): never; when the rows in
+ * rowid order are in start order (the order "t.start, t.rowid"); when each thread's rows are in
+ * the order "t.globalTid, t.start, coalesce(t.\"end\", <max>) DESC, t.rowid" asks, the threads
+ * interleaved (the importer keeps each thread's state apart). */
+enum { NSYS_SORTED, NSYS_ROWID_IF_BY_START, NSYS_ROWID_IF_BY_THREAD };
+
 /* A read of one table: "SELECT <cols> FROM <table> AS t [WHERE where] ORDER BY order". */
 typedef struct nsys_query {
 	const char *table;
 	const nsys_col *cols;
 	int ncols;
 	const char *where, *order;
+	int rowid_if;       /* NSYS_SORTED or when rowid order may stand in for order */
 } nsys_query;
+
+/* Whether read q may be made in rowid order on db (nsys_order.c): 1 when q->rowid_if allows it
+ * and one scan of the columns order names finds the rows already in that order. */
+int nsys_rowid_order(sqlite3 *db, const nsys_query *q);
 
 /* The query's SQL (sqlite3_free it); NULL (and 0 returned) when the table is absent. With
  * str_ids, NSYS_STR columns are their StringIds ids (for nsys_stream, which looks them up). */

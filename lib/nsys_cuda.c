@@ -90,7 +90,8 @@ static const nsys_col kernels_cols[K_COUNT] = {
 	{ "cacheConfig", 0 }, { "sharedMemoryLimitConfig", 0 },
 };
 const nsys_query nsys_q_kernels = {
-	"CUPTI_ACTIVITY_KIND_KERNEL", kernels_cols, K_COUNT, NULL, "t.start, t.rowid"
+	"CUPTI_ACTIVITY_KIND_KERNEL", kernels_cols, K_COUNT, NULL, "t.start, t.rowid",
+	NSYS_ROWID_IF_BY_START
 };
 
 int nsys_import_kernels(nsys_ctx *c)
@@ -200,7 +201,8 @@ static const nsys_col memcpys_cols[M_NCOLS] = {
 	{ "contextId", 0 }, { "greenContextId", 0 },
 };
 const nsys_query nsys_q_memcpys = {
-	"CUPTI_ACTIVITY_KIND_MEMCPY", memcpys_cols, M_NCOLS, NULL, "t.start, t.rowid"
+	"CUPTI_ACTIVITY_KIND_MEMCPY", memcpys_cols, M_NCOLS, NULL, "t.start, t.rowid",
+	NSYS_ROWID_IF_BY_START
 };
 
 int nsys_import_memcpys(nsys_ctx *c)
@@ -253,7 +255,8 @@ static const nsys_col memsets_cols[] = {
 	{ "greenContextId", 0 },
 };
 const nsys_query nsys_q_memsets = {
-	"CUPTI_ACTIVITY_KIND_MEMSET", memsets_cols, NCOLS(memsets_cols), NULL, "t.start, t.rowid"
+	"CUPTI_ACTIVITY_KIND_MEMSET", memsets_cols, NCOLS(memsets_cols), NULL,
+	"t.start, t.rowid", NSYS_ROWID_IF_BY_START
 };
 
 int nsys_import_memsets(nsys_ctx *c)
@@ -297,7 +300,7 @@ static const nsys_col syncs_cols[] = {
 };
 const nsys_query nsys_q_syncs = {
 	"CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", syncs_cols, NCOLS(syncs_cols), NULL,
-	"t.start, t.rowid"
+	"t.start, t.rowid", NSYS_ROWID_IF_BY_START
 };
 
 int nsys_import_syncs(nsys_ctx *c)
@@ -386,7 +389,7 @@ static const nsys_col api_calls_cols[] = {
 };
 const nsys_query nsys_q_api_calls = {
 	"CUPTI_ACTIVITY_KIND_RUNTIME", api_calls_cols, NCOLS(api_calls_cols), NULL,
-	"t.start, t.rowid"
+	"t.start, t.rowid", NSYS_ROWID_IF_BY_START
 };
 
 int nsys_import_api_calls(nsys_ctx *c)

@@ -41,7 +41,8 @@ static const char table[] = "NVTX_EVENTS";
 /* The events other than definitions, in the order the push/pop stacks need. */
 const nsys_query nsys_q_nvtx_events = {
 	table, cols, N_COUNT, "t.eventType NOT IN (75, 33, 64)",
-	"t.globalTid, t.start, coalesce(t.\"end\", 9223372036854775807) DESC, t.rowid"
+	"t.globalTid, t.start, coalesce(t.\"end\", 9223372036854775807) DESC, t.rowid",
+	NSYS_ROWID_IF_BY_THREAD
 };
 
 typedef struct open_range {
@@ -49,12 +50,19 @@ typedef struct open_range {
 	int64_t id;
 } open_range;
 
+/* One thread's push/pop ranges still open: the read may interleave the threads (nsys_order.c). */
+typedef struct thread_stack {
+	int64_t gtid;
+	open_range *open;
+	size_t depth, cap;
+	int used;
+} thread_stack;
+
 typedef struct nvtx_state {
 	pq_map domains;  /* "<pid>|<domainId>" -> nvtx_domains.id */
 	int64_t unnamed_domains;
-	open_range *stack;
-	size_t depth, cap;
-	int64_t stack_gtid;
+	thread_stack *stacks; /* open addressing on gtid, grown at half full */
+	size_t nstacks, stacks_cap;
 	char *json;         /* args buffer */
 	size_t json_cap;
 } nvtx_state;
@@ -192,20 +200,62 @@ static int read_definitions(nsys_ctx *c, nvtx_state *n)
 	return nsys_close_read(&rd);
 }
 
-static int push(nsys_ctx *c, nvtx_state *n, int64_t end, int64_t id)
+static size_t stack_slot(const thread_stack *t, size_t cap, int64_t gtid)
 {
-	if (n->depth == n->cap) {
-		size_t cap = n->cap ? 2 * n->cap : 64;
-		open_range *p = realloc(n->stack, cap * sizeof(*p));
+	size_t i = (size_t)(((uint64_t)gtid * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1);
+
+	while (t[i].used && t[i].gtid != gtid)
+		i = (i + 1) & (cap - 1);
+	return i;
+}
+
+/* The open ranges of thread gtid (PQ_NULL included); NULL when out of memory. */
+static thread_stack *stack_of(nvtx_state *n, int64_t gtid)
+{
+	size_t i;
+
+	if (2 * (n->nstacks + 1) > n->stacks_cap) {
+		size_t cap = n->stacks_cap ? 2 * n->stacks_cap : 16;
+		thread_stack *t = calloc(cap, sizeof(*t));
+
+		if (t == NULL)
+			return NULL;
+		for (size_t k = 0; k < n->stacks_cap; k++)
+			if (n->stacks[k].used)
+				t[stack_slot(t, cap, n->stacks[k].gtid)] = n->stacks[k];
+		free(n->stacks);
+		n->stacks = t;
+		n->stacks_cap = cap;
+	}
+	i = stack_slot(n->stacks, n->stacks_cap, gtid);
+	if (!n->stacks[i].used) {
+		n->stacks[i] = (thread_stack){ .gtid = gtid, .used = 1 };
+		n->nstacks++;
+	}
+	return &n->stacks[i];
+}
+
+static void free_stacks(nvtx_state *n)
+{
+	for (size_t k = 0; k < n->stacks_cap; k++)
+		free(n->stacks[k].open);
+	free(n->stacks);
+}
+
+static int push(nsys_ctx *c, thread_stack *t, int64_t end, int64_t id)
+{
+	if (t->depth == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 64;
+		open_range *p = realloc(t->open, cap * sizeof(*p));
 
 		if (p == NULL)
 			return pq_fail(c->err, "out of memory");
-		n->stack = p;
-		n->cap = cap;
+		t->open = p;
+		t->cap = cap;
 	}
-	n->stack[n->depth].end = end;
-	n->stack[n->depth].id = id;
-	n->depth++;
+	t->open[t->depth].end = end;
+	t->open[t->depth].id = id;
+	t->depth++;
 	return 0;
 }
 
@@ -213,7 +263,6 @@ static int read_events(nsys_ctx *c, nvtx_state *n)
 {
 	nsys_read rd;
 
-	n->stack_gtid = PQ_NULL;
 	if (nsys_open_read(c, &nsys_q_nvtx_events, &rd) != 0)
 		return -1;
 	while (nsys_next(&rd) == 1) {
@@ -263,6 +312,7 @@ static int read_events(nsys_ctx *c, nvtx_state *n)
 			if (pq_store_mark(c->s, &m, NULL, c->err) != 0)
 				break;
 		} else {
+			thread_stack *t = NULL;
 			pq_range r;
 			int64_t id;
 
@@ -281,14 +331,14 @@ static int read_events(nsys_ctx *c, nvtx_state *n)
 				c->stats->unmatched++;
 			if (type == 59 || type == 70) {
 				r.kind = PQ_RANGE_NVTX_PUSH_POP;
-				if (gtid != n->stack_gtid) {
-					n->depth = 0;
-					n->stack_gtid = gtid;
+				if ((t = stack_of(n, gtid)) == NULL) {
+					pq_fail(c->err, "out of memory");
+					break;
 				}
-				while (n->depth > 0 && n->stack[n->depth - 1].end <= start)
-					n->depth--;
-				r.depth = (int64_t)n->depth;
-				r.parent_id = n->depth > 0 ? n->stack[n->depth - 1].id : PQ_NULL;
+				while (t->depth > 0 && t->open[t->depth - 1].end <= start)
+					t->depth--;
+				r.depth = (int64_t)t->depth;
+				r.parent_id = t->depth > 0 ? t->open[t->depth - 1].id : PQ_NULL;
 			} else {
 				r.kind = PQ_RANGE_NVTX_START_END;
 				r.range_key = nsys_int(&rd, N_RANGE_ID);
@@ -297,8 +347,7 @@ static int read_events(nsys_ctx *c, nvtx_state *n)
 			}
 			if (pq_store_range(c->s, &r, &id, c->err) != 0)
 				break;
-			if (r.kind == PQ_RANGE_NVTX_PUSH_POP &&
-			    push(c, n, end == PQ_NULL ? INT64_MAX : end, id) != 0)
+			if (t != NULL && push(c, t, end == PQ_NULL ? INT64_MAX : end, id) != 0)
 				break;
 		}
 		c->stats->rows++;
@@ -321,7 +370,7 @@ int nsys_import_nvtx(nsys_ctx *c)
 		rc = pq_store_set_metadata_int(c->s, "nsys.nvtx_domains_without_name",
 					       n.unnamed_domains, c->err);
 	pq_map_free(&n.domains);
-	free(n.stack);
+	free_stacks(&n);
 	free(n.json);
 	return rc;
 }

@@ -7,13 +7,9 @@
  * (and nsys_query_int a count made ahead) and hands it to a thread that steps the rest
  * (nsys_stream.c). Each read has a connection of its own: the helper never touches one again
  * once it has handed its statement over. The reads give names as StringIds ids, which the
- * stepping thread looks up.
- *
- * Nsight Systems writes its CUDA tables in start order (every export in tests/data, and the
- * kernels of the bench's 2.5 M-row one): sorting them again was the helper's first 0.5 s, which
- * the importer waited for. A read sorted by (start, rowid) is first checked in rowid order, which
- * costs no sort; when every start is an integer not below the one before, that order is the
- * same, and the read is made in rowid order.
+ * stepping thread looks up. A read whose rows are already in its order is made in rowid order
+ * (nsys_order.c): sorting the CUDA tables again was the helper's first 0.5 s, which the importer
+ * waited for.
  */
 #include "nsys.h"
 
@@ -28,13 +24,10 @@
 
 enum { QUEUED, READY, TAKEN };
 
-#define START_ORDER "t.start, t.rowid"
-
 typedef struct primed_read {
 	const nsys_query *q;  /* the read it is, or NULL for a query given as SQL */
 	char *sql;          /* sqlite3_malloc'd */
-	char *table;        /* a read in START_ORDER: its table (sqlite3_malloc'd), else NULL */
-	char *rowid_sql;    /* and the same read in rowid order (sqlite3_malloc'd) */
+	char *rowid_sql;    /* the same read in rowid order, when it may be (sqlite3_malloc'd) */
 	sqlite3 *db;        /* this read's own connection */
 	sqlite3_stmt *st;   /* prepared on db and stepped once */
 	int rc;             /* that step's result */
@@ -50,29 +43,6 @@ struct nsys_prefetch {
 	int n;
 	primed_read reads[MAX_READS];
 };
-
-/* 1 when table's rows, in rowid order, have integer starts that never decrease. */
-static int in_start_order(sqlite3 *db, const char *table)
-{
-	char *sql = sqlite3_mprintf("SELECT start FROM \"%w\" ORDER BY rowid", table);
-	sqlite3_stmt *st = NULL;
-	int64_t last = INT64_MIN;
-	int ordered = 0, rc;
-
-	if (sql != NULL && sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			int64_t v = sqlite3_column_int64(st, 0);
-
-			if (sqlite3_column_type(st, 0) != SQLITE_INTEGER || v < last)
-				break;
-			last = v;
-		}
-		ordered = rc == SQLITE_DONE;
-	}
-	sqlite3_finalize(st);
-	sqlite3_free(sql);
-	return ordered;
-}
 
 /* Opens a read's connection and takes the first step; st stays NULL when it cannot (the importer
  * then prepares the read itself and reports the error as usual). */
@@ -91,7 +61,7 @@ static void prime(struct nsys_prefetch *p, primed_read *r)
 	r->db = db;  /* from here nsys_prefetch_stop can interrupt it */
 	stop = p->stop;
 	pthread_mutex_unlock(&p->mu);
-	if (!stop && sqlite3_prepare_v2(db, r->table != NULL && in_start_order(db, r->table) ?
+	if (!stop && sqlite3_prepare_v2(db, r->rowid_sql != NULL && nsys_rowid_order(db, r->q) ?
 					r->rowid_sql : r->sql, -1, &st, NULL) == SQLITE_OK)
 		rc = sqlite3_step(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
@@ -133,7 +103,6 @@ static void free_prefetch(struct nsys_prefetch *p)
 		sqlite3_finalize(p->reads[i].st);
 		sqlite3_close_v2(p->reads[i].db);  /* a taken read's statement may still be open */
 		sqlite3_free(p->reads[i].sql);
-		sqlite3_free(p->reads[i].table);
 		sqlite3_free(p->reads[i].rowid_sql);
 	}
 	pthread_cond_destroy(&p->cv);
@@ -165,11 +134,8 @@ void nsys_prefetch(nsys_ctx *c, const nsys_query *const *q, int n, const char *c
 		r->sql = text;
 		p->n++;
 		by_rowid.order = "t.rowid";
-		if (q[i]->where == NULL && q[i]->order != NULL &&
-		    strcmp(q[i]->order, START_ORDER) == 0 &&
-		    nsys_select_sql(c, &by_rowid, 1, &r->rowid_sql) == 0 && r->rowid_sql != NULL)
-			r->table = sqlite3_mprintf("%s", q[i]->table);
-		if (r->table == NULL) {
+		if (q[i]->rowid_if != NSYS_SORTED &&
+		    nsys_select_sql(c, &by_rowid, 1, &r->rowid_sql) != 0) {
 			sqlite3_free(r->rowid_sql);
 			r->rowid_sql = NULL;
 		}

@@ -12,6 +12,7 @@
 
 int nsys_open_read(nsys_ctx *c, const nsys_query *q, nsys_read *r)
 {
+	nsys_query by_rowid = *q;
 	char *text;
 	int rc;
 
@@ -27,7 +28,9 @@ int nsys_open_read(nsys_ctx *c, const nsys_query *q, nsys_read *r)
 		sqlite3_finalize(r->st);  /* its names are ids: read here with their texts */
 		r->st = NULL;
 	}
-	if (nsys_select_sql(c, q, 0, &text) != 0)
+	by_rowid.order = "t.rowid";
+	if (nsys_select_sql(c, nsys_has_table(c, q->table) && nsys_rowid_order(c->db, q) ?
+			    &by_rowid : q, 0, &text) != 0)
 		return -1;
 	if (text == NULL)
 		return 0;
@@ -44,7 +47,7 @@ int nsys_open_read(nsys_ctx *c, const nsys_query *q, nsys_read *r)
 int nsys_select(nsys_ctx *c, const char *table, const nsys_col *cols, int ncols,
 		const char *where, const char *order, nsys_read *r)
 {
-	const nsys_query q = { table, cols, ncols, where, order };
+	const nsys_query q = { table, cols, ncols, where, order, NSYS_SORTED };
 
 	return nsys_open_read(c, &q, r);
 }
