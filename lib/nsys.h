@@ -26,6 +26,13 @@
 #define NSYS_PID(g) (((g) >> 24) & 0xFFFFFF)
 #define NSYS_TID(g) ((g) & 0xFFFFFF)
 
+/* Dimension rows by the export's id (a globalPid or globalTid), direct-mapped. */
+#define NSYS_DIM_SLOTS 64
+typedef struct nsys_dim_cache {
+	int64_t key[NSYS_DIM_SLOTS], row[NSYS_DIM_SLOTS]; /* key PQ_NULL: an empty slot */
+} nsys_dim_cache;
+#define NSYS_NAME_SLOTS 4096
+
 typedef struct nsys_ctx {
 	sqlite3 *db;                  /* the export, opened read-only */
 	pq_store *s;
@@ -56,10 +63,12 @@ typedef struct nsys_ctx {
 	/* The big sorted reads, started ahead on other connections (nsys_prefetch.c). */
 	struct nsys_prefetch *prefetch;
 
-	/* One-entry caches for the dimension lookups of the current row. */
-	int64_t last_gpid, last_process;
-	int64_t last_gtid, last_thread;
+	/* Caches for the dimension lookups of the current row: processes and threads by their
+	 * global id, as the NVTX read may interleave them (nsys_order.c); one device. */
+	nsys_dim_cache processes, threads;
 	int64_t last_dev_key, last_device;
+	/* Names already interned, by StringIds id (nsys_name_id): NSYS_NAME_SLOTS, direct-mapped. */
+	struct nsys_name_slot *names;
 } nsys_ctx;
 
 #define NSYS_BAD_TIME "start/end not an integer, or end before start"
@@ -136,7 +145,9 @@ typedef struct nsys_cell {
 		double d;
 		size_t text;    /* offset in the batch's texts, NUL-terminated */
 	} v;
+	int64_t str_id;         /* an NSYS_STR column's StringIds id, when by_id */
 	int type;               /* SQLITE_INTEGER ... SQLITE_NULL, as the export holds it */
+	int by_id;
 } nsys_cell;
 
 /* A read of one table, row by row: stepped here, or (a read nsys_prefetch started, on a
@@ -169,6 +180,11 @@ int64_t nsys_int(const nsys_read *r, int i);
 double nsys_real(const nsys_read *r, int i);
 const char *nsys_text(const nsys_read *r, int i);
 int nsys_is_null(const nsys_read *r, int i);
+/* The strings.id, in the file written, of the current row's name in column i (an NSYS_STR
+ * column; 0 when it has none): interned once per StringIds id of the export (a cache,
+ * c->names), as interning the text each row was a tenth of the importer's time. 0, or -1 with
+ * the store's error. */
+int nsys_name_id(nsys_ctx *c, const nsys_read *r, int i, int64_t *id);
 /* Adds the export's timestamp to the time base; -1 (bad row) on overflow or non-integer. */
 int nsys_time(nsys_ctx *c, const nsys_read *r, int i, int64_t *out);
 

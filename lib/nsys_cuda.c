@@ -129,6 +129,12 @@ int nsys_import_kernels(nsys_ctx *c)
 				break;
 			continue;
 		}
+		if (nsys_name_id(c, &rd, K_DEMANGLED, &k.demangled_name_id) != 0 ||
+		    nsys_name_id(c, &rd, K_SHORT, &k.short_name_id) != 0 ||
+		    nsys_name_id(c, &rd, K_MANGLED, &k.name_id) != 0)
+			break;
+		if (k.name_id == 0)
+			k.name_id = k.demangled_name_id != 0 ? k.demangled_name_id : k.short_name_id;
 		if (gpu_dims(c, &rd, &k.process_id, &k.device_id, &k.stream_id) != 0)
 			break;
 		k.correlation_id = nsys_int(&rd, K_CORR);
@@ -430,6 +436,8 @@ int nsys_import_api_calls(nsys_ctx *c)
 				break;
 			continue;
 		}
+		if (nsys_name_id(c, &rd, 5, &a.name_id) != 0)
+			break;
 		/* eventClass (ENUM_NSYS_EVENT_CLASS): 0 CUDA runtime, 1 CUDA driver, 13 CUDA EGL
 		 * driver; the other CUDA classes by the function's name. */
 		if (cls == 0 || cls == 1)

@@ -5,38 +5,47 @@
 
 #include <stdio.h>
 
+static size_t dim_slot(int64_t key)
+{
+	return (size_t)(((uint64_t)key * 0x9E3779B97F4A7C15ull) >> 58) % NSYS_DIM_SLOTS;
+}
+
 int nsys_process(nsys_ctx *c, int64_t global_pid, int64_t *id)
 {
+	size_t slot = dim_slot(global_pid);
+
 	if (global_pid == PQ_NULL) {
 		*id = PQ_NULL;
 		return 0;
 	}
-	if (global_pid == c->last_gpid) {
-		*id = c->last_process;
+	if (c->processes.key[slot] == global_pid) {
+		*id = c->processes.row[slot];
 		return 0;
 	}
 	if (pq_store_process(c->s, NSYS_PID(global_pid), NULL, id, c->err) != 0)
 		return -1;
-	c->last_gpid = global_pid;
-	c->last_process = *id;
+	c->processes.key[slot] = global_pid;
+	c->processes.row[slot] = *id;
 	return 0;
 }
 
 int nsys_thread(nsys_ctx *c, int64_t global_tid, int64_t *id)
 {
+	size_t slot = dim_slot(global_tid);
+
 	if (global_tid == PQ_NULL) {
 		*id = PQ_NULL;
 		return 0;
 	}
-	if (global_tid == c->last_gtid) {
-		*id = c->last_thread;
+	if (c->threads.key[slot] == global_tid) {
+		*id = c->threads.row[slot];
 		return 0;
 	}
 	if (pq_store_thread(c->s, NSYS_PID(global_tid), NSYS_TID(global_tid), NULL, id,
 			    c->err) != 0)
 		return -1;
-	c->last_gtid = global_tid;
-	c->last_thread = *id;
+	c->threads.key[slot] = global_tid;
+	c->threads.row[slot] = *id;
 	return 0;
 }
 

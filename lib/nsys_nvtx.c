@@ -267,7 +267,7 @@ static int read_events(nsys_ctx *c, nvtx_state *n)
 		return -1;
 	while (nsys_next(&rd) == 1) {
 		int64_t type = nsys_int(&rd, N_TYPE), gtid = nsys_int(&rd, N_GTID);
-		int64_t process_id, thread_id, domain_id, start, end = PQ_NULL;
+		int64_t process_id, thread_id, domain_id, start, end = PQ_NULL, name_id;
 		const char *name = row_text(&rd), *args;
 
 		c->stats->events++;
@@ -295,6 +295,8 @@ static int read_events(nsys_ctx *c, nvtx_state *n)
 			break;
 		if (name == NULL)
 			name = "";     /* NVTX allows a range or mark without a message */
+		if (nsys_name_id(c, &rd, N_TEXT_ID, &name_id) != 0)
+			break;
 		if (type == 34 || type == 65) {
 			pq_mark m;
 
@@ -304,6 +306,7 @@ static int read_events(nsys_ctx *c, nvtx_state *n)
 			m.ts_ns = start;
 			m.kind = PQ_MARK_NVTX;
 			m.name = name;
+			m.name_id = name_id;
 			m.domain_id = domain_id;
 			m.nvtx_category = nsys_int(&rd, N_CATEGORY);
 			m.color = nsys_int(&rd, N_COLOR);
@@ -322,6 +325,7 @@ static int read_events(nsys_ctx *c, nvtx_state *n)
 			r.start_ns = start;
 			r.end_ns = end;
 			r.name = name;
+			r.name_id = name_id;
 			r.domain_id = domain_id;
 			r.nvtx_category = nsys_int(&rd, N_CATEGORY);
 			r.color = nsys_int(&rd, N_COLOR);

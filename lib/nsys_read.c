@@ -8,6 +8,7 @@
  */
 #include "nsys.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 int nsys_open_read(nsys_ctx *c, const nsys_query *q, nsys_read *r)
@@ -139,5 +140,37 @@ int nsys_time(nsys_ctx *c, const nsys_read *r, int i, int64_t *out)
 	}
 	if (__builtin_add_overflow(v, c->offset, out) || *out == PQ_NULL)
 		return -1;
+	return 0;
+}
+
+struct nsys_name_slot {
+	int64_t str_id, id;
+	uint64_t epoch;         /* the store's strings epoch id was given under */
+	int used;
+};
+
+int nsys_name_id(nsys_ctx *c, const nsys_read *r, int i, int64_t *id)
+{
+	const char *text = nsys_text(r, i);
+	uint64_t epoch = pq_store_strings_epoch(c->s);
+	struct nsys_name_slot *slot = NULL;
+
+	*id = 0;
+	if (text == NULL)
+		return 0;
+	if (r->row != NULL && r->row[i].by_id) {
+		if (c->names == NULL &&
+		    (c->names = calloc(NSYS_NAME_SLOTS, sizeof(*c->names))) == NULL)
+			return pq_fail(c->err, "out of memory");
+		slot = &c->names[(uint64_t)r->row[i].str_id % NSYS_NAME_SLOTS];
+		if (slot->used && slot->str_id == r->row[i].str_id && slot->epoch == epoch) {
+			*id = slot->id;
+			return 0;
+		}
+	}
+	if (pq_store_intern(c->s, text, id, c->err) != 0)
+		return -1;
+	if (slot != NULL)
+		*slot = (struct nsys_name_slot){ r->row[i].str_id, *id, epoch, 1 };
 	return 0;
 }

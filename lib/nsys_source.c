@@ -186,7 +186,9 @@ int nsys_open(nsys_ctx *c, const char *path)
 	int64_t n;
 
 	c->path = path;
-	c->last_gpid = c->last_gtid = c->last_dev_key = PQ_NULL;
+	c->last_dev_key = PQ_NULL;
+	for (int i = 0; i < NSYS_DIM_SLOTS; i++)
+		c->processes.key[i] = c->threads.key[i] = PQ_NULL;
 	if (check_header(c) != 0)
 		return -1;
 	if ((uri = ro_uri(path)) == NULL)
@@ -299,6 +301,8 @@ void nsys_close(nsys_ctx *c)
 	sqlite3_close(c->db);
 	c->db = NULL;
 	pq_map_free(&c->skipped);
+	free(c->names);
+	c->names = NULL;
 }
 
 char *nsys_uri(const char *path)

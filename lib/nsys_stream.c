@@ -103,6 +103,7 @@ static int copy_row(struct nsys_stream *s, batch *b)
 		int flags = s->cols[i].flags;
 
 		cell->type = sqlite3_column_type(s->st, i);
+		cell->by_id = 0;
 		if (cell->type == SQLITE_NULL)
 			continue;
 		if (flags & (NSYS_STR | NSYS_TEXT)) {
@@ -117,6 +118,8 @@ static int copy_row(struct nsys_stream *s, batch *b)
 					cell->type = SQLITE_NULL;
 					continue;
 				}
+				cell->by_id = cell->type == SQLITE_INTEGER;
+				cell->str_id = sqlite3_column_int64(s->st, i);
 				cell->type = SQLITE_TEXT;
 			} else if ((t = (const char *)sqlite3_column_text(s->st, i)) == NULL) {
 				return SQLITE_NOMEM;

@@ -96,6 +96,7 @@ typedef struct pq_api_call {
 	const char *name;            /* required */
 	int64_t correlation_id, external_id, return_value;
 	const char *args;
+	int64_t name_id;             /* when > 0, name's strings.id, as pq_kernel's */
 } pq_api_call;
 
 enum pq_range_kind {
@@ -114,6 +115,7 @@ typedef struct pq_range {
 	pq_value payload;
 	int64_t depth, parent_id, range_key, correlation_id, external_id;
 	const char *args;
+	int64_t name_id;             /* when > 0, name's strings.id, as pq_kernel's */
 } pq_range;
 
 enum pq_mark_kind { PQ_MARK_NVTX = 0, PQ_MARK_INSTANT = 1 };
@@ -126,6 +128,7 @@ typedef struct pq_mark {
 	int64_t domain_id, nvtx_category, color;
 	pq_value payload;
 	const char *scope, *args;
+	int64_t name_id;             /* when > 0, name's strings.id, as pq_kernel's */
 } pq_mark;
 
 enum pq_memory_operation { PQ_MEM_ALLOC = 0, PQ_MEM_FREE = 1 };

@@ -59,7 +59,7 @@ static const pq_col memset_cols[] = {
 static const pq_col api_call_cols[] = {
 	INT(pq_api_call, process_id), INT(pq_api_call, thread_id),
 	INT_REQ(pq_api_call, start_ns), INT_REQ(pq_api_call, end_ns),
-	INT_REQ(pq_api_call, api_kind), INT(pq_api_call, cbid), NAME_REQ(pq_api_call, name),
+	INT_REQ(pq_api_call, api_kind), INT(pq_api_call, cbid), NAME_ID(pq_api_call, name, 1),
 	INT(pq_api_call, correlation_id), INT(pq_api_call, external_id),
 	INT(pq_api_call, return_value), TEXT(pq_api_call, args),
 };
@@ -68,7 +68,7 @@ static const pq_col range_cols[] = {
 	INT(pq_range, process_id), INT(pq_range, thread_id), INT(pq_range, end_thread_id),
 	INT(pq_range, device_id), INT(pq_range, stream_id),
 	INT_REQ(pq_range, start_ns), INT(pq_range, end_ns), INT_REQ(pq_range, kind),
-	NAME_REQ(pq_range, name), NAME(pq_range, category), INT(pq_range, domain_id),
+	NAME_ID(pq_range, name, 1), NAME(pq_range, category), INT(pq_range, domain_id),
 	INT(pq_range, nvtx_category), INT(pq_range, color), VALUE(pq_range, payload),
 	INT(pq_range, depth), INT(pq_range, parent_id), INT(pq_range, range_key),
 	INT(pq_range, correlation_id), INT(pq_range, external_id), TEXT(pq_range, args),
@@ -76,7 +76,7 @@ static const pq_col range_cols[] = {
 
 static const pq_col mark_cols[] = {
 	INT(pq_mark, process_id), INT(pq_mark, thread_id), INT_REQ(pq_mark, ts_ns),
-	INT_REQ(pq_mark, kind), NAME_REQ(pq_mark, name), NAME(pq_mark, category),
+	INT_REQ(pq_mark, kind), NAME_ID(pq_mark, name, 1), NAME(pq_mark, category),
 	INT(pq_mark, domain_id), INT(pq_mark, nvtx_category), INT(pq_mark, color),
 	VALUE(pq_mark, payload), TEXT(pq_mark, scope), TEXT(pq_mark, args),
 };
