@@ -9,6 +9,7 @@
 #include "db.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -112,11 +113,67 @@ static void set_pragma(sqlite3 *db, const char *pragma, int v)
 	sqlite3_exec(db, sql, NULL, NULL, NULL);
 }
 
-static int build(sqlite3 *db, const pq_progress *progress, pq_error *err)
+/* SQLite's sorter on every CPU for the indexes of large tables: with PRAGMA threads, a sort
+ * larger than its budget is cut into runs that helper threads sort and write out while this one
+ * scans the table, then merged by them. The budget is the page cache's size (at least 250 pages),
+ * so the cache is small while such an index is built, and a table that fits in the usual cache
+ * would then be read from the file again for each of its indexes: every index of the 500 MB Kineto
+ * bench trace (tables of at most 0.6 M rows, read 3-4 times each) took 1.1-2x as long that way,
+ * 2.1 s against 1.2 s in all. So only a table of a million rows or more, larger than the cache
+ * whatever its width, is sorted that way: the NVTX ranges of the 2.5 M-row nsys bench export
+ * (bench/RESULTS.md). The runs go to SQLite's temporary directory, as a sort beyond the cache did
+ * before. */
+#define SORT_RUN_KIB 4096
+#define THREADED_SORT_ROWS 1000000
+
+/* Whether table (len bytes of name) holds THREADED_SORT_ROWS rows or more (PROFQ_SORT_ROWS in
+ * the environment says another number: tests/c/store.t takes this path on fewer rows): by its
+ * largest rowid, one B-tree descent (rowids only grow in event tables). */
+static int large_table(sqlite3 *db, const char *table, int len)
+{
+	const char *knob = getenv("PROFQ_SORT_ROWS");
+	sqlite3_stmt *st = NULL;
+	char sql[128];
+	int large = 0;
+
+	snprintf(sql, sizeof(sql), "SELECT max(rowid) >= %lld FROM \"%.*s\"",
+		 knob != NULL ? atoll(knob) : THREADED_SORT_ROWS, len, table);
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		large = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return large;
+}
+
+/* Builds index d; with helper threads when cpus allow and its table is large. */
+static int build_one(sqlite3 *db, const index_def *d, long cpus, pq_error *err)
+{
+	char sql[1024];
+	int threaded = cpus > 1 && large_table(db, d->table, d->table_len), threads = 0, cache = 0;
+	int rc;
+
+	if (snprintf(sql, sizeof(sql), CREATE_INDEX "IF NOT EXISTS %.*s", d->rest_len, d->rest) >=
+	    (int)sizeof(sql))
+		return pq_fail(err, "an index definition is too long");
+	if (threaded) {
+		threads = pragma_int(db, "threads");
+		cache = pragma_int(db, "cache_size");
+		set_pragma(db, "threads", (int)(cpus - 1));
+		set_pragma(db, "cache_size", -SORT_RUN_KIB);
+	}
+	rc = pq_db_exec(db, sql, "cannot build an index", err);
+	if (threaded) {
+		set_pragma(db, "threads", threads);
+		if (cache != 0) /* 0: it could not be read */
+			set_pragma(db, "cache_size", cache);
+	}
+	return rc;
+}
+
+int pq_db_build_event_indexes(sqlite3 *db, const pq_progress *progress, pq_error *err)
 {
 	const char *pos = pq_schema_sql;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	index_def d;
-	char sql[1024];
 	uint64_t done = 0, total = 0;
 
 	while (next_event_index(&pos, &d))
@@ -124,40 +181,11 @@ static int build(sqlite3 *db, const pq_progress *progress, pq_error *err)
 	pos = pq_schema_sql;
 	pq_progress_report(progress, PQ_PHASE_INDEX, 0, total);
 	while (next_event_index(&pos, &d)) {
-		if (snprintf(sql, sizeof(sql), CREATE_INDEX "IF NOT EXISTS %.*s", d.rest_len,
-			     d.rest) >= (int)sizeof(sql))
-			return pq_fail(err, "an index definition is too long");
-		if (pq_db_exec(db, sql, "cannot build an index", err) != 0)
+		if (build_one(db, &d, cpus, err) != 0)
 			return -1;
 		pq_progress_report(progress, PQ_PHASE_INDEX, ++done, total);
 	}
 	return 0;
-}
-
-/* SQLite's sorter on every CPU: with PRAGMA threads, a sort larger than its budget is cut into
- * runs that helper threads sort and write out while this one scans the table, and merged by
- * them. The budget is the page cache's size (at least 250 pages), so the cache is small while the
- * indexes are built. On the 2.5 M-row nsys export the index phase takes 2.1 s instead of 2.9 s
- * (bench/RESULTS.md); the runs go to SQLite's temporary directory, as a sort beyond the cache did
- * before. */
-#define SORT_RUN_KIB 4096
-
-int pq_db_build_event_indexes(sqlite3 *db, const pq_progress *progress, pq_error *err)
-{
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	int threads = pragma_int(db, "threads"), cache = pragma_int(db, "cache_size"), rc;
-
-	if (cpus > 1) {
-		set_pragma(db, "threads", (int)(cpus - 1));
-		set_pragma(db, "cache_size", -SORT_RUN_KIB);
-	}
-	rc = build(db, progress, err);
-	if (cpus > 1) {
-		set_pragma(db, "threads", threads);
-		if (cache != 0) /* 0: it could not be read */
-			set_pragma(db, "cache_size", cache);
-	}
-	return rc;
 }
 
 int pq_db_missing_event_indexes(sqlite3 *db)

@@ -518,9 +518,10 @@ static void test_deferred_indexes(void)
 	sqlite3_close(db);
 }
 
-/* An index whose sort is larger than the sorter's budget while indexes are built (4 MiB) is
- * sorted in runs by helper threads and merged: the index holds every row in order, and the
- * connection's threads and cache_size are what they were before. */
+/* An index of a large table (here: 100,000 rows or more) whose sort is larger than the sorter's
+ * budget while indexes are built (4 MiB) is sorted in runs by helper threads and merged: the
+ * index holds every row in order, and the connection's threads and cache_size are what they
+ * were before. */
 static void test_indexes_sorted_in_runs(void)
 {
 	const char *path = path_in("runs.db");
@@ -551,7 +552,9 @@ static void test_indexes_sorted_in_runs(void)
 		sqlite3_reset(st);
 	}
 	sqlite3_finalize(st);
+	setenv("PROFQ_SORT_ROWS", "100000", 1);
 	ok(pq_db_build_event_indexes(db, NULL, &err) == 0, "build them over %d rows in no order", N);
+	unsetenv("PROFQ_SORT_ROWS");
 	sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
 	is_int(query_int(path, "PRAGMA threads"), 0, "a new connection's threads are untouched");
 	sqlite3_prepare_v2(db, "PRAGMA threads", -1, &st, NULL);
