@@ -223,10 +223,9 @@ static void job_runs(const job *j, long long no_host_ops, char *out, size_t size
 	}
 }
 
-/* Job j's rows for the runs the query runs selects, held to be inserted (*rows NULL: none);
- * committed as derive.h says. */
-static int hold(sqlite3 *db, const job *j, const char *runs, int committed, pq_host_handoff *hosts,
-		void **rows, pq_error *err)
+/* Job j's rows for the runs the query runs selects, held to be inserted (*rows NULL: none). */
+static int hold(sqlite3 *db, const job *j, const char *runs, pq_host_handoff *hosts, void **rows,
+		pq_error *err)
 {
 	pq_held_rows *r = NULL;
 	char *sql;
@@ -236,7 +235,7 @@ static int hold(sqlite3 *db, const job *j, const char *runs, int committed, pq_h
 	if (!pq_derive_any_run(db, runs))
 		return 0;
 	if (j->c != NULL)
-		return j->c->compute(db, runs, committed, hosts, rows, err);
+		return j->c->compute(db, runs, hosts, rows, err);
 	sql = sqlite3_mprintf("SELECT * FROM \"v_%w\" WHERE run_id IN (%s)", j->tables[0], runs);
 	rc = sql != NULL ? pq_rows_hold(db, sql, &r, err) : pq_fail(err, "out of memory");
 	sqlite3_free(sql);
@@ -276,7 +275,7 @@ static void *work(void *arg)
 			if (w->large && i == OP_SUMS)
 				wait_for_steps(w);
 			job_runs(&pool[i], w->no_host_ops, runs, sizeof(runs));
-			w->rc[i] = hold(db, &pool[i], runs, 1, w->large ? &w->hosts : NULL, &w->rows[i],
+			w->rc[i] = hold(db, &pool[i], runs, w->large ? &w->hosts : NULL, &w->rows[i],
 					&w->err);
 		}
 		sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
@@ -362,10 +361,10 @@ static int fill_table(sqlite3 *db, const job *j, const char *t, void *rows, int 
 }
 
 /* Writes job j's tables for the pending runs: from the worker's rows when it took the job (pool
- * index p) and made them, else computed here (host ranges left in hosts, when not NULL; committed
- * as derive.h says); then lists the runs. */
+ * index p) and made them, else computed here (host ranges left in hosts, when not NULL); then
+ * lists the runs. */
 static int run_job(sqlite3 *db, const job *j, worker *w, int p, pq_host_handoff *hosts,
-		   int committed, long long no_host_ops, unsigned *shadows, pq_error *err)
+		   long long no_host_ops, unsigned *shadows, pq_error *err)
 {
 	char runs[1024], pending[256], sql[1024];
 	void *rows = NULL;
@@ -388,7 +387,7 @@ static int run_job(sqlite3 *db, const job *j, worker *w, int p, pq_host_handoff 
 	}
 	if (!held && j->c != NULL) {
 		job_runs(j, no_host_ops, runs, sizeof(runs));
-		rc = hold(db, j, runs, committed, hosts, &rows, err);
+		rc = hold(db, j, runs, hosts, &rows, err);
 		held = 1;
 	}
 	for (k = 0; k < nt && rc == 0; k++)
@@ -407,8 +406,8 @@ static int run_job(sqlite3 *db, const job *j, worker *w, int p, pq_host_handoff 
 
 /* Writes every derived table of the pending runs, in the caller's transaction: first the chain's,
  * then the pool's, each job taken here while the worker w (when there is one) takes the others,
- * then the worker's. committed: the event tables are committed (derive.h). */
-static int derive(sqlite3 *db, worker *w, int committed, long long no_host_ops, pq_error *err)
+ * then the worker's. */
+static int derive(sqlite3 *db, worker *w, long long no_host_ops, pq_error *err)
 {
 	unsigned shadows = 0;
 	int rc = 0, i;
@@ -420,8 +419,8 @@ static int derive(sqlite3 *db, worker *w, int committed, long long no_host_ops, 
 	pq_host_handoff_init(&chain_hosts);
 	for (size_t c = 0; c < NCHAIN && rc == 0; c++) {
 		rc = run_job(db, &chain[c], NULL, -1,
-			     large ? (c == 0 ? &w->hosts : NULL) : &chain_hosts, committed,
-			     no_host_ops, &shadows, err);
+			     large ? (c == 0 ? &w->hosts : NULL) : &chain_hosts, no_host_ops,
+			     &shadows, err);
 		if (c == 0)
 			steps_over(w);
 	}
@@ -429,17 +428,15 @@ static int derive(sqlite3 *db, worker *w, int committed, long long no_host_ops, 
 	steps_over(w); /* also when the chain failed: the worker must not wait for it */
 	if (w == NULL) {
 		for (size_t p = 0; p < NPOOL && rc == 0; p++)
-			rc = run_job(db, &pool[p], NULL, -1, NULL, committed, no_host_ops,
-				     &shadows, err);
+			rc = run_job(db, &pool[p], NULL, -1, NULL, no_host_ops, &shadows, err);
 	} else {
 		while (rc == 0 && (i = take(w)) >= 0)
-			rc = run_job(db, &pool[i], NULL, -1, NULL, committed, no_host_ops,
-				     &shadows, err);
+			rc = run_job(db, &pool[i], NULL, -1, NULL, no_host_ops, &shadows, err);
 		join_worker(w);
 		for (size_t p = 0; p < NPOOL && rc == 0; p++)
 			if (w->taken[p])
-				rc = run_job(db, &pool[p], w, (int)p, NULL, committed,
-					     no_host_ops, &shadows, err);
+				rc = run_job(db, &pool[p], w, (int)p, NULL, no_host_ops, &shadows,
+					     err);
 	}
 	drop_shadows(db, shadows);
 	return rc;
@@ -453,7 +450,7 @@ static int can_derive(sqlite3 *db)
 
 int pq_db_derive(sqlite3 *db, pq_error *err)
 {
-	return can_derive(db) ? derive(db, NULL, 0, 0, err) : 0;
+	return can_derive(db) ? derive(db, NULL, 0, err) : 0;
 }
 
 /* The writer's page cache while a large run is derived: its rows are written, the derive reads
@@ -508,8 +505,7 @@ int pq_db_derive_now(sqlite3 *db, int64_t no_host_ops, int64_t host_ops, pq_erro
 	pq_host_handoff_init(&w.hosts);
 	if (path != NULL && path[0] != '\0' && (w.path = strdup(path)) != NULL)
 		w.running = pthread_create(&w.thread, NULL, work, &w) == 0;
-	/* The import's rows are committed: only derived rows are this transaction's. */
-	rc = derive(db, w.running ? &w : NULL, 1, no_host_ops, err);
+	rc = derive(db, w.running ? &w : NULL, no_host_ops, err);
 	join_worker(&w);
 	if (large && cache != 0)
 		set_cache_size(db, cache);

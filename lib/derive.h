@@ -7,18 +7,16 @@
 #include "db.h"
 
 /* Derived tables whose views are too slow, evaluated in C: compute holds their rows for the runs
- * the query runs selects, from a connection's data (committed: db writes nothing the event tables
- * of another connection would not show, so a computation may read them on one of its own too);
- * insert writes table's rows of the runs the query runs selects, possibly on another connection;
- * release frees them. tb_op_sums
+ * the query runs selects, from a connection's committed data; insert writes table's rows of the
+ * runs the query runs selects, possibly on another connection; release frees them. tb_op_sums
  * (derive_ops.c), tb_steps and tb_step_times (derive_steps.c), tb_gpu_metrics (derive_gpu.c), and
  * hta_idle_breakdown, hta_temporal_breakdown and hta_comm_overlap for their default options
  * (derive_hta.c). */
 typedef struct pq_host_handoff pq_host_handoff;
 typedef struct {
 	/* hosts: where host ranges read by one derivation wait for the next (NULL: none). */
-	int (*compute)(sqlite3 *db, const char *runs, int committed, pq_host_handoff *hosts,
-		       void **rows, pq_error *err);
+	int (*compute)(sqlite3 *db, const char *runs, pq_host_handoff *hosts, void **rows,
+		       pq_error *err);
 	int (*insert)(sqlite3 *db, const char *table, const char *runs, void *rows, pq_error *err);
 	void (*release)(void *rows);
 } pq_deriver;

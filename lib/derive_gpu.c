@@ -265,8 +265,8 @@ static void gpu_free(void *rows)
 	free(r);
 }
 
-static int compute(sqlite3 *db, const char *runs, int committed, pq_host_handoff *hosts,
-		   void **rows, pq_error *err)
+static int compute(sqlite3 *db, const char *runs, pq_host_handoff *hosts, void **rows,
+		   pq_error *err)
 {
 	char *sql = sqlite3_mprintf("SELECT id FROM runs WHERE id IN (%s) ORDER BY id", runs);
 	gpu_rows *out = calloc(1, sizeof(*out));
@@ -274,8 +274,6 @@ static int compute(sqlite3 *db, const char *runs, int committed, pq_host_handoff
 	sqlite3_stmt *st = NULL;
 	size_t nh = 0;
 	int rc = 0;
-
-	(void)committed; /* reads on db only */
 
 	*rows = NULL;
 	if (sql == NULL || out == NULL) {

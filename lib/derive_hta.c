@@ -9,13 +9,11 @@
  * launching call (the first with its process and correlation id: rounding keeps order, so the
  * first rounded start is the rounded first start), keeps those launched before the cut (the last
  * ProfilerStep#N start, with two or more such names), and derive_idle.c, derive_temporal.c and
- * derive_overlap.c add them up. The calls are read on a connection of their own, beside the
- * events, when the event tables are committed. Memory: ~100 bytes a GPU event (its launch key
- * until the calls are read) and ~32 an API call of the run, while it is computed.
+ * derive_overlap.c add them up. Memory: ~64 bytes a GPU event and ~32 an API call of the run,
+ * while it is computed.
  */
 #include "derive.h"
 
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,16 +218,9 @@ static int classify(sqlite3 *db, pq_hta_event *a, const sqlite3_int64 *names, si
 	return 0;
 }
 
-/* An event's launching call: its process (IS: NULL matches NULL) and correlation id. */
-typedef struct {
-	sqlite3_int64 pid, corr;
-	unsigned char has_pid, has_corr;
-} launch_key;
-
-/* The run's GPU events on its clock, their names (kernels') and launch keys (*names and *keys
- * malloc'd, as *out). */
-static int load_events(sqlite3 *db, const hta_run *run, pq_hta_event **out,
-		       sqlite3_int64 **names, launch_key **keys, size_t *n, pq_error *err)
+/* The run's GPU events on its clock that were launched before its cut (all without one). */
+static int load_events(sqlite3 *db, const hta_run *run, pq_hta_event **out, size_t *n,
+		       pq_error *err)
 {
 	sqlite3_stmt *st = run_query(db,
 		"SELECT device_id, stream_id, src, id, start_ns, "
@@ -245,23 +236,16 @@ static int load_events(sqlite3 *db, const hta_run *run, pq_hta_event **out,
 		"SELECT device_id, stream_id, 3, id, start_ns, end_ns, process_id, correlation_id, 0 "
 		"FROM synchronizations WHERE run_id = ?1 AND stream_id IS NOT NULL "
 		"AND correlation_id IS NOT NULL)", run);
-	size_t cap = 0, names_cap = 0, keys_cap = 0;
+	pq_hta_event *a = NULL;
+	sqlite3_int64 *names = NULL;
+	size_t cap = 0, names_cap = 0;
 	int rc;
 
-	*out = NULL;
-	*names = NULL;
-	*keys = NULL;
 	*n = 0;
 	if (st == NULL)
 		return pq_derive_fail(db, err);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (pq_derive_grow((void **)out, &cap, *n, sizeof(**out)) != 0 ||
-		    pq_derive_grow((void **)names, &names_cap, *n, sizeof(**names)) != 0 ||
-		    pq_derive_grow((void **)keys, &keys_cap, *n, sizeof(**keys)) != 0) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
-		(*out)[*n] = (pq_hta_event){
+		pq_hta_event x = {
 			.device = sqlite3_column_int64(st, 0),
 			.has_device = sqlite3_column_type(st, 0) != SQLITE_NULL,
 			.stream = sqlite3_column_int64(st, 1),
@@ -270,129 +254,48 @@ static int load_events(sqlite3 *db, const hta_run *run, pq_hta_event **out,
 			.start = sqlite3_column_int64(st, 4), .ts = sqlite3_column_int64(st, 5),
 			.has_ts = sqlite3_column_type(st, 5) != SQLITE_NULL,
 			.e = sqlite3_column_int64(st, 6), .has_e = sqlite3_column_type(st, 6) != SQLITE_NULL };
-		(*keys)[*n] = (launch_key){
-			.pid = sqlite3_column_int64(st, 7), .corr = sqlite3_column_int64(st, 8),
-			.has_pid = sqlite3_column_type(st, 7) != SQLITE_NULL,
-			.has_corr = sqlite3_column_type(st, 8) != SQLITE_NULL };
-		(*names)[(*n)++] = sqlite3_column_int64(st, 9);
-	}
-	sqlite3_finalize(st);
-	if (rc == SQLITE_DONE)
-		return 0;
-	free(*out);
-	free(*names);
-	free(*keys);
-	*out = NULL;
-	*names = NULL;
-	*keys = NULL;
-	return rc == SQLITE_NOMEM ? pq_fail(err, "out of memory") : pq_derive_fail(db, err);
-}
 
-/* Each event's launching call's start; those not launched before the run's cut (when it has
- * one) left out, with their names. */
-static void find_launches(const hta_run *run, pq_hta_event *a, sqlite3_int64 *names,
-			  const launch_key *keys, size_t *n)
-{
-	size_t kept = 0;
-
-	for (size_t i = 0; i < *n; i++) {
-		pq_hta_event x = a[i];
-
-		x.has_rt = (unsigned char)find_launch(run, keys[i].has_pid, keys[i].pid,
-						      keys[i].has_corr, keys[i].corr, &x.rt);
+		x.has_rt = (unsigned char)find_launch(
+			run, sqlite3_column_type(st, 7) != SQLITE_NULL, sqlite3_column_int64(st, 7),
+			sqlite3_column_type(st, 8) != SQLITE_NULL, sqlite3_column_int64(st, 8), &x.rt);
 		if (run->has_bound && !(x.has_rt && x.rt < run->bound))
 			continue;
-		names[kept] = names[i];
-		a[kept++] = x;
-	}
-	*n = kept;
-}
-
-/* The calls read on a connection of their own, on a thread, while the events are read, when the
- * event tables are committed (derive.h): on the 2.5 M-row nsys bench export the two reads take
- * 0.27 and 0.38 s, and this job is the derive's only one. */
-typedef struct {
-	char *path;
-	hta_run *run;
-	pthread_t thread;
-	int rc;                 /* 0 when run->calls are read */
-	pq_error err;
-} calls_reader;
-
-static void *read_calls(void *arg)
-{
-	calls_reader *r = arg;
-	sqlite3 *db = NULL;
-
-	r->rc = -1;
-	if (sqlite3_open_v2(r->path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) ==
-	    SQLITE_OK) {
-		pq_db_harden(db);
-		sqlite3_busy_timeout(db, 5000);
-		if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK) {
-			r->rc = load_calls(db, r->run, &r->err);
-			sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+		if (pq_derive_grow((void **)&a, &cap, *n, sizeof(*a)) != 0 ||
+		    pq_derive_grow((void **)&names, &names_cap, *n, sizeof(*names)) != 0) {
+			rc = SQLITE_NOMEM;
+			break;
 		}
+		names[*n] = sqlite3_column_int64(st, 9);
+		a[(*n)++] = x;
 	}
-	sqlite3_close(db);
-	return NULL;
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(a);
+		free(names);
+		return rc == SQLITE_NOMEM ? pq_fail(err, "out of memory") : pq_derive_fail(db, err);
+	}
+	rc = classify(db, a, names, n, err);
+	free(names);
+	if (rc != 0) {
+		free(a);
+		return -1;
+	}
+	*out = a;
+	return 0;
 }
 
-/* Starts reading run's calls on a thread, from db's file: 1 when started. */
-static int start_calls(sqlite3 *db, hta_run *run, calls_reader *r)
-{
-	const char *path = sqlite3_db_filename(db, "main");
-
-	memset(r, 0, sizeof(*r));
-	r->run = run;
-	if (path == NULL || path[0] == '\0' || (r->path = strdup(path)) == NULL)
-		return 0;
-	if (pthread_create(&r->thread, NULL, read_calls, r) != 0) {
-		free(r->path);
-		return 0;
-	}
-	return 1;
-}
-
-/* Waits for the thread: 0 when it read the calls. */
-static int join_calls(calls_reader *r)
-{
-	pthread_join(r->thread, NULL);
-	free(r->path);
-	if (r->rc != 0) { /* read here instead */
-		free(r->run->calls);
-		r->run->calls = NULL;
-		r->run->ncalls = 0;
-	}
-	return r->rc;
-}
-
-static int compute_run(sqlite3 *db, hta_run *run, int committed, pq_hta_rows *out,
-		       pq_error *err)
+static int compute_run(sqlite3 *db, hta_run *run, pq_hta_rows *out, pq_error *err)
 {
 	pq_hta_event *ev = NULL;
-	sqlite3_int64 *names = NULL;
-	launch_key *keys = NULL;
-	calls_reader reader;
 	size_t n = 0;
-	int threaded = 0, rc = load_bound(db, run, err);
+	int rc = load_bound(db, run, err);
 
 	if (rc == 0)
-		threaded = committed && start_calls(db, run, &reader);
-	if (rc == 0)
-		rc = load_events(db, run, &ev, &names, &keys, &n, err);
-	if (threaded && join_calls(&reader) != 0)
-		threaded = 0;
-	if (rc == 0 && !threaded)
 		rc = load_calls(db, run, err);
 	if (rc == 0)
-		find_launches(run, ev, names, keys, &n);
-	free(keys);
+		rc = load_events(db, run, &ev, &n, err);
 	free(run->calls); /* the events have their launches */
 	run->calls = NULL;
-	if (rc == 0)
-		rc = classify(db, ev, names, &n, err);
-	free(names);
 	if (rc == 0 && (pq_hta_overlap(out, run->id, ev, n) != 0 ||
 			pq_hta_temporal(out, run->id, ev, n) != 0 ||
 			pq_hta_idle(out, run->id, ev, n) != 0))
@@ -413,8 +316,8 @@ static void release(void *rows)
 	free(r);
 }
 
-static int compute(sqlite3 *db, const char *runs, int committed, pq_host_handoff *hosts,
-		   void **rows, pq_error *err)
+static int compute(sqlite3 *db, const char *runs, pq_host_handoff *hosts, void **rows,
+		   pq_error *err)
 {
 	(void)hosts; /* reads no host ranges */
 	char *sql = sqlite3_mprintf("SELECT id, source = 'chrome-json', coalesce(time_offset_ns, 0) "
@@ -436,7 +339,7 @@ static int compute(sqlite3 *db, const char *runs, int committed, pq_host_handoff
 		hta_run run = { .id = sqlite3_column_int64(st, 0), .us = sqlite3_column_int(st, 1),
 				   .off = sqlite3_column_int64(st, 2) };
 
-		rc = compute_run(db, &run, committed, out, err);
+		rc = compute_run(db, &run, out, err);
 	}
 	if (rc == SQLITE_DONE)
 		rc = 0;

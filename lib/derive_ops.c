@@ -406,8 +406,8 @@ static int insert_sums(sqlite3 *db, const char *for_runs, ostat *s, size_t ns, o
 	return rc;
 }
 
-static int op_sums_compute(sqlite3 *db, const char *pending, int committed,
-			   pq_host_handoff *hosts, void **out, pq_error *err)
+static int op_sums_compute(sqlite3 *db, const char *pending, pq_host_handoff *hosts, void **out,
+			   pq_error *err)
 {
 	op_sums *r = calloc(1, sizeof *r);
 	pq_host_range *h = NULL;
@@ -415,8 +415,6 @@ static int op_sums_compute(sqlite3 *db, const char *pending, int committed,
 	sqlite3_int64 *ids = NULL;
 	int *stack = NULL, rc = -1;
 	size_t n = 0, nh = 0, i;
-
-	(void)committed; /* reads on db only */
 
 	*out = NULL;
 	if (r == NULL)

@@ -462,8 +462,8 @@ static void steps_free(void *rows)
 	free(r);
 }
 
-static int compute(sqlite3 *db, const char *runs, int committed, pq_host_handoff *hosts,
-		   void **out, pq_error *err)
+static int compute(sqlite3 *db, const char *runs, pq_host_handoff *hosts, void **out,
+		   pq_error *err)
 {
 	steps_rows *r = calloc(1, sizeof(*r));
 	pq_host_range *h = NULL;
@@ -472,8 +472,6 @@ static int compute(sqlite3 *db, const char *runs, int committed, pq_host_handoff
 	size_t nh = 0, na = 0, nd = 0, ih = 0, ia = 0, id = 0;
 	scratch s = { 0 };
 	int rc = -1;
-
-	(void)committed; /* reads on db only */
 
 	*out = NULL;
 	if (r == NULL)
