@@ -31,8 +31,10 @@ static int reserve(chrome_text *t, size_t need)
 
 static int is_known(const char *key, size_t n, const char *const *known)
 {
+	/* the first byte first: a strlen per entry and key was most of this (the lists are short) */
 	for (; *known != NULL; known++)
-		if (strlen(*known) == n && memcmp(*known, key, n) == 0)
+		if (n > 0 && (*known)[0] == key[0] && strlen(*known) == n &&
+		    memcmp(*known, key, n) == 0)
 			return 1;
 	return 0;
 }

@@ -202,6 +202,8 @@ int chrome_x_args_guess(chrome_text *t, const char *text, const pq_chrome_member
 	enum chrome_class cc = chrome_classify(chrome_str(dg->f[CF_CAT]));
 	const char *used[16];
 
+	xa->memory = 0;
+	xa->cat_cc = cc;
 	xa->gpu = chrome_class_is_gpu(cc);
 	xa->cc = row_class(cc, xa->gpu, cJSON_IsString(jn) ? jn->valuestring : "");
 	return chrome_args_text(t, text, mem, known_x, consumed_args(dg, xa->cc, xa->gpu, used),
@@ -211,7 +213,9 @@ int chrome_x_args_guess(chrome_text *t, const char *text, const pq_chrome_member
 int chrome_complete_event(chrome_ctx *c, const chrome_event *ev, const char *name,
 			  const char *cat)
 {
-	enum chrome_class cc = chrome_classify(cat);
+	/* cat is the digest's, which the reader thread classified */
+	const chrome_x_args *xa = ev->xa != NULL && !ev->xa->memory ? ev->xa : NULL;
+	enum chrome_class cc = xa != NULL ? xa->cat_cc : chrome_classify(cat);
 	const chrome_digest *dg = ev->dg;
 	const char *args_text, *used[16];
 	int64_t start, dur, end;
@@ -234,8 +238,8 @@ int chrome_complete_event(chrome_ctx *c, const chrome_event *ev, const char *nam
 	/* What the row becomes decides which args have columns (and leave args text): the
 	 * reader thread's guess from the category alone is right unless the pid is a GPU track. */
 	cc = row_class(cc, w.gpu, name);
-	if (ev->xa != NULL && ev->xa->cc == cc && ev->xa->gpu == w.gpu)
-		args_text = ev->xa->text;
+	if (xa != NULL && xa->cc == cc && xa->gpu == w.gpu)
+		args_text = xa->text;
 	else if (chrome_event_args(c, ev, known_x, consumed_args(dg, cc, w.gpu, used),
 				   &args_text) != 0)
 		return -1;

@@ -44,9 +44,10 @@ int chrome_member_ns(chrome_ctx *c, const chrome_event *ev, const char *key, int
 	const char *t;
 	size_t n;
 
-	int is_ts = strcmp(key, "ts") == 0;
+	/* "ts" or "dur", which the digest holds (the bytes compared: two per event) */
+	int is_ts = key[0] == 't' && key[1] == 's' && key[2] == '\0';
 
-	if (ev->dg != NULL && (is_ts || strcmp(key, "dur") == 0)) {
+	if (ev->dg != NULL && (is_ts || (key[0] == 'd' && strcmp(key, "dur") == 0))) {
 		enum chrome_time_state st = is_ts ? ev->dg->ts_state : ev->dg->dur_state;
 
 		if (st == CT_OK) {

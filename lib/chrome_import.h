@@ -31,7 +31,7 @@ typedef struct chrome_event {
 	const pq_chrome_members *mem;
 	cJSON *json;
 	const chrome_digest *dg;
-	const struct chrome_x_args *xa;  /* an X event's args text made ahead, or NULL */
+	const struct chrome_x_args *xa;  /* args text made ahead (X events, instants), or NULL */
 } chrome_event;
 
 /* A text buffer that grows (chrome_args.c). */
@@ -67,6 +67,9 @@ typedef struct chrome_ctx {
 	int64_t next_synthetic;
 
 	chrome_thread_slot threads[256];
+	/* last device ordinal -> id (chrome_device()) */
+	int device_valid;
+	int64_t device_ordinal, device_id;
 	/* last GPU (device, stream) -> ids */
 	int last_valid;
 	int64_t last_dev, last_stream, last_dev_id, last_stream_id, last_stream_process;
@@ -135,6 +138,8 @@ int64_t chrome_id_key(const chrome_event *ev);
 
 /* Resolves pid/tid; GPU-class events and events on GPU tracks get GPU dims (device and stream
  * from args when with_args), others host dims (only the process when process_only). */
+/* The devices row of a device ordinal in the run (the last one remembered). */
+int chrome_device(chrome_ctx *c, int64_t ordinal, int64_t *id);
 int chrome_locate(chrome_ctx *c, const chrome_event *ev, enum chrome_class cc, int with_args,
 		  chrome_where *w, int process_only);
 
@@ -162,15 +167,21 @@ int chrome_write_range(chrome_ctx *c, const chrome_where *w, int64_t kind, const
 /* correlation and External id (or external id) of an args object. */
 void chrome_args_ids(const cJSON *args, int64_t *correlation_id, int64_t *external_id);
 
-/* An X event's args text, made on the reader thread for the row class and GPU-ness its category
- * alone gives (chrome_complete_event() uses it when the event's pid does not change them). */
+/* An event's args text made on the reader thread. An X event's (memory 0) is made for the row
+ * class and GPU-ness its category alone gives (chrome_complete_event() uses it when the event's
+ * pid does not change them); an instant's (memory 1) for the memory_events row a [memory]
+ * instant becomes (chrome_instant_event()). */
 typedef struct chrome_x_args {
-	enum chrome_class cc;
+	int memory;
+	enum chrome_class cat_cc;        /* X: chrome_classify() of the category */
+	enum chrome_class cc;            /* X: */
 	int gpu;
 	const char *text;                /* NULL: the row has no args */
 } chrome_x_args;
 int chrome_x_args_guess(chrome_text *t, const char *text, const pq_chrome_members *mem,
 			const chrome_digest *dg, chrome_x_args *xa);
+int chrome_memory_args_guess(chrome_text *t, const char *text, const pq_chrome_members *mem,
+			     const chrome_digest *dg, chrome_x_args *xa);
 
 /* The event families: 0, CHROME_BAD or -1 like chrome_event_process(). */
 int chrome_complete_event(chrome_ctx *c, const chrome_event *ev, const char *name,

@@ -14,10 +14,51 @@
 
 static const char *const known_i[] = { "ph", "name", "cat", "ts", "pid", "tid", "s", NULL };
 
+/* A [memory] instant (PyTorch's allocator events: kineto_hta.md §1.1) with the Bytes a row needs. */
+static int memory_event(const char *name, const chrome_digest *dg)
+{
+	return strcmp(name, "[memory]") == 0 && cJSON_IsObject(dg->f[CF_ARGS]) &&
+	       dg->ai[CA_MEM_BYTES] != PQ_NULL;
+}
+
+/* The args a memory_events row stores in columns (used, NULL-ended): Device Type/Id only when
+ * they became memory_kind and device_id. */
+static const char *const *memory_consumed(const chrome_digest *dg, const char *used[8])
+{
+	int64_t type = dg->ai[CA_DEVICE_TYPE], dev = dg->ai[CA_DEVICE_ID];
+	int n = 0;
+
+	used[n++] = "Bytes";
+	if (dg->ai[CA_ADDR] != PQ_NULL)
+		used[n++] = "Addr";
+	if (dg->ai[CA_TOTAL_ALLOCATED] != PQ_NULL)
+		used[n++] = "Total Allocated";
+	if (dg->ai[CA_TOTAL_RESERVED] != PQ_NULL)
+		used[n++] = "Total Reserved";
+	if (type == 0 || type == 1)
+		used[n++] = "Device Type";
+	if (type == 1 && dev != PQ_NULL && dev >= 0)
+		used[n++] = "Device Id";
+	used[n] = NULL;
+	return used;
+}
+
+int chrome_memory_args_guess(chrome_text *t, const char *text, const pq_chrome_members *mem,
+			     const chrome_digest *dg, chrome_x_args *xa)
+{
+	const cJSON *jn = dg->f[CF_NAME];
+	const char *used[8];
+
+	xa->text = NULL;
+	xa->memory = 1;
+	if (!cJSON_IsString(jn) || !memory_event(jn->valuestring, dg))
+		return 0;
+	return chrome_args_text(t, text, mem, known_i, memory_consumed(dg, used), &xa->text);
+}
+
 int chrome_instant_event(chrome_ctx *c, const chrome_event *ev, const char *name,
 			 const char *cat)
 {
-	const cJSON *args = ev->dg->f[CF_ARGS];
 	const char *args_text;
 	int64_t ts;
 	chrome_where w;
@@ -27,30 +68,17 @@ int chrome_instant_event(chrome_ctx *c, const chrome_event *ev, const char *name
 		return rc;
 	if ((rc = chrome_locate(c, ev, CC_OTHER, 1, &w, 0)) != 0)
 		return rc;
-	/* PyTorch's allocator events: "[memory]" instants (kineto_hta.md §1.1). */
-	if (strcmp(name, "[memory]") == 0 && cJSON_IsObject(args) &&
-	    ev->dg->ai[CA_MEM_BYTES] != PQ_NULL) {
+	if (memory_event(name, ev->dg)) {
 		pq_memory_event m;
 		int64_t bytes = ev->dg->ai[CA_MEM_BYTES], type = ev->dg->ai[CA_DEVICE_TYPE];
 		int64_t dev = ev->dg->ai[CA_DEVICE_ID];
 		const char *used[8];
-		int n = 0;
 
-		/* Keys whose values have columns; Device Type/Id only when they became
-		 * memory_kind and device_id. */
-		used[n++] = "Bytes";
-		if (ev->dg->ai[CA_ADDR] != PQ_NULL)
-			used[n++] = "Addr";
-		if (ev->dg->ai[CA_TOTAL_ALLOCATED] != PQ_NULL)
-			used[n++] = "Total Allocated";
-		if (ev->dg->ai[CA_TOTAL_RESERVED] != PQ_NULL)
-			used[n++] = "Total Reserved";
-		if (type == 0 || type == 1)
-			used[n++] = "Device Type";
-		if (type == 1 && dev != PQ_NULL && dev >= 0)
-			used[n++] = "Device Id";
-		used[n] = NULL;
-		if (chrome_event_args(c, ev, known_i, used, &args_text) != 0)
+		/* The reader thread's text when it made one (the same event: the same test) */
+		if (ev->xa != NULL && ev->xa->memory)
+			args_text = ev->xa->text;
+		else if (chrome_event_args(c, ev, known_i, memory_consumed(ev->dg, used),
+					   &args_text) != 0)
 			return -1;
 
 		pq_memory_event_init(&m);
@@ -66,7 +94,7 @@ int chrome_instant_event(chrome_ctx *c, const chrome_event *ev, const char *name
 		/* Device Type: c10 DeviceType, 0 CPU (host memory, pageable), 1 CUDA. */
 		m.memory_kind = type == 1 ? 2 : type == 0 ? 0 : 7;
 		if (type == 1 && dev != PQ_NULL && dev >= 0 &&
-		    pq_store_device_ordinal(c->s, dev, &m.device_id, c->err) != 0)
+		    chrome_device(c, dev, &m.device_id) != 0)
 			return -1;
 		m.args = args_text;
 		return chrome_row_done(c, pq_store_memory_event(c->s, &m, NULL, c->err));

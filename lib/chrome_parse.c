@@ -40,6 +40,11 @@ static void *arena_alloc(pq_json_arena *a, size_t n)
 	return p;
 }
 
+static void *arena_take(void *a, size_t n)
+{
+	return arena_alloc(a, n);
+}
+
 static void *hook_malloc(size_t n)
 {
 	return current != NULL ? arena_alloc(current, n) : malloc(n);
@@ -148,8 +153,8 @@ cJSON *pq_json_parse_fast_in(pq_json_arena *a, pq_json_fast *f, const char *text
 
 	if (f != NULL) {
 		pthread_once(&hooks_once, install_hooks);
-		current = a;
-		json = pq_json_fast_tree(f, text, n, keep, &oom);
+		current = a; /* cJSON_Delete() of a part built in the arena frees nothing */
+		json = pq_json_fast_tree_in(f, arena_take, a, text, n, keep, &oom);
 		current = NULL;
 	}
 	/* Refused (or out of memory): cJSON decides, as without simdjson. */

@@ -242,6 +242,7 @@ static int event(chrome_reader *r, size_t len, const pq_chrome_members *m)
 	uint64_t pos = here(r);
 	int64_t index = r->index++;
 	chrome_item *it = item_add(r, CHROME_ITEM_EVENT, text, len);
+	const char *ph;
 	size_t at;
 
 	if (it == NULL)
@@ -263,25 +264,26 @@ static int event(chrome_reader *r, size_t len, const pq_chrome_members *m)
 			 (unsigned long long)(pos + at));
 		return bad(r, index, pos, 1, why);
 	}
-	/* The members by name, and an X event's args text (what most Kineto events are): work the
-	 * importer's thread would otherwise do. */
+	/* The members by name, and the args text of an X event (what most Kineto events are) or a
+	 * [memory] instant: work the importer's thread would otherwise do. */
 	it->has_xa = 0;
 	if (!r->digest || !cJSON_IsObject(it->json)) {
 		it->dg = (chrome_digest){ 0 };
 		return 0;
 	}
 	chrome_digest_event(&it->dg, it->json, r->cur->text + it->text, &it->m);
-	if (cJSON_IsString(it->dg.f[CF_PH]) && strcmp(it->dg.f[CF_PH]->valuestring, "X") == 0) {
-		if (chrome_x_args_guess(&r->scratch, r->cur->text + it->text, &it->m, &it->dg,
-					&it->xa) != 0)
-			return pq_fail(&r->err, "out of memory");
-		it->xa_text = SIZE_MAX;
-		if (it->xa.text != NULL &&
-		    (it->xa_text = text_add(r->cur, it->xa.text, strlen(it->xa.text))) == SIZE_MAX)
-			return pq_fail(&r->err, "out of memory");
-		it->xa.text = NULL;
-		it->has_xa = 1;
-	}
+	ph = chrome_str(it->dg.f[CF_PH]);
+	if (ph == NULL || (strcmp(ph, "X") != 0 && strcmp(ph, "i") != 0 && strcmp(ph, "I") != 0))
+		return 0;
+	if ((ph[0] == 'X' ? chrome_x_args_guess : chrome_memory_args_guess)(
+		    &r->scratch, r->cur->text + it->text, &it->m, &it->dg, &it->xa) != 0)
+		return pq_fail(&r->err, "out of memory");
+	it->xa_text = SIZE_MAX;
+	if (it->xa.text != NULL &&
+	    (it->xa_text = text_add(r->cur, it->xa.text, strlen(it->xa.text))) == SIZE_MAX)
+		return pq_fail(&r->err, "out of memory");
+	it->xa.text = NULL;
+	it->has_xa = 1;
 	return 0;
 }
 

@@ -50,7 +50,7 @@ typedef struct chrome_item {
 	cJSON *json;             /* EVENT: the tree (in the batch's arena) */
 	pq_chrome_members m;     /* EVENT: the scanner's members */
 	chrome_digest dg;        /* EVENT: its members by name, ts and dur (chrome_fields.h) */
-	int has_xa;              /* EVENT: an X event, with its args text made ahead: */
+	int has_xa;              /* EVENT: an X event or instant, with its args text made ahead: */
 	chrome_x_args xa;        /* (xa.text is not valid here: */
 	size_t xa_text;          /* it is at this offset in the batch's text, SIZE_MAX for NULL) */
 } chrome_item;

@@ -157,6 +157,20 @@ static int64_t stream_of_label(const char *label)
 	return PQ_NULL;
 }
 
+int chrome_device(chrome_ctx *c, int64_t ordinal, int64_t *id)
+{
+	if (c->device_valid && ordinal == c->device_ordinal) {
+		*id = c->device_id;
+		return 0;
+	}
+	if (pq_store_device_ordinal(c->s, ordinal, id, c->err) != 0)
+		return -1;
+	c->device_ordinal = ordinal;
+	c->device_id = *id;
+	c->device_valid = 1;
+	return 0;
+}
+
 static int gpu_dims(chrome_ctx *c, const chrome_digest *dg, chrome_where *w)
 {
 	int64_t dev = dg ? dg->ai[CA_DEVICE] : PQ_NULL;
@@ -179,7 +193,7 @@ static int gpu_dims(chrome_ctx *c, const chrome_digest *dg, chrome_where *w)
 		w->stream_id = c->last_stream_id;
 		return 0;
 	}
-	if (pq_store_device_ordinal(c->s, dev, &w->device_id, c->err) != 0)
+	if (chrome_device(c, dev, &w->device_id) != 0)
 		return -1;
 	if (stream != PQ_NULL &&
 	    pq_store_stream(c->s, w->process_id, w->device_id, stream, &w->stream_id, c->err) != 0)
@@ -196,8 +210,8 @@ static int gpu_dims(chrome_ctx *c, const chrome_digest *dg, chrome_where *w)
 int chrome_locate(chrome_ctx *c, const chrome_event *ev, enum chrome_class cc, int with_args,
 		  chrome_where *w, int process_only)
 {
-	memset(w, 0, sizeof(*w));
-	w->process_id = w->thread_id = w->device_id = w->stream_id = PQ_NULL;
+	*w = (chrome_where){ .process_id = PQ_NULL, .thread_id = PQ_NULL, .device_id = PQ_NULL,
+			     .stream_id = PQ_NULL };
 	/* Numeric pids and tids come converted; chrome_id() handles the rest. */
 	if ((w->pid = ev->dg->pid) == PQ_NULL &&
 	    chrome_id(c, ev->dg->f[CF_PID], 'p', &w->pid, &w->pid_label) != 0)
@@ -205,9 +219,10 @@ int chrome_locate(chrome_ctx *c, const chrome_event *ev, enum chrome_class cc, i
 	if ((w->tid = ev->dg->tid) == PQ_NULL &&
 	    chrome_id(c, ev->dg->f[CF_TID], 't', &w->tid, &w->tid_label) != 0)
 		return CHROME_BAD;
-	if (chrome_class_is_gpu(cc) && w->pid != PQ_NULL && w->pid_label == NULL)
+	w->gpu = chrome_class_is_gpu(cc);
+	if (w->gpu && w->pid != PQ_NULL && w->pid_label == NULL)
 		chrome_add_gpu_pid(c, w->pid);
-	w->gpu = chrome_class_is_gpu(cc) || chrome_is_gpu_pid(c, w->pid);
+	w->gpu = w->gpu || chrome_is_gpu_pid(c, w->pid);
 	if (w->gpu)
 		return gpu_dims(c, with_args ? ev->dg : NULL, w);
 	return thread_dims(c, w, process_only);

@@ -3,9 +3,9 @@
 #define SIMDJSON_EXCEPTIONS 0
 #include <simdjson.h>
 
+#include <climits>
 #include <cstring>
 #include <new>
-#include <string>
 
 #include "json_fast.h"
 
@@ -14,7 +14,6 @@ using simdjson::dom::element_type;
 
 struct pq_json_fast {
 	simdjson::dom::parser parser;
-	std::string scratch;   // a string or key with its NULs replaced
 };
 
 pq_json_fast *pq_json_fast_new(void)
@@ -37,27 +36,6 @@ namespace {
 
 const char kReplacement[] = "\xef\xbf\xbd";  // U+FFFD
 
-// s as a NUL-terminated string for cJSON: itself (simdjson ends its strings with a NUL) unless
-// it holds a NUL, which only \u0000 can put there: then a copy with U+FFFD for each.
-const char *c_text(pq_json_fast *f, std::string_view s, const char *c_str, bool *oom)
-{
-	if (std::memchr(s.data(), 0, s.size()) == nullptr)
-		return c_str;
-	try {
-		f->scratch.clear();
-		for (char ch : s) {
-			if (ch == '\0')
-				f->scratch.append(kReplacement, 3);
-			else
-				f->scratch.push_back(ch);
-		}
-	} catch (const std::bad_alloc &) {
-		*oom = true;
-		return nullptr;
-	}
-	return f->scratch.c_str();
-}
-
 // simdjson reads "-0" as the integer 0; cJSON keeps strtod's -0.0. Does the text hold "-0" as a
 // whole number (not "-0.5", "-01" or the "-0" of a date)? Then cJSON builds that tree.
 bool has_negative_zero(const char *text, size_t n)
@@ -70,17 +48,98 @@ bool has_negative_zero(const char *text, size_t n)
 	return false;
 }
 
+// The tree is made node by node through cJSON's allocator or the caller's, laid out as cJSON's parser and cJSON_AddItemToObject() lay it out: a
+// malloc'ed key and string per node, next links, and each item's prev the one before it except
+// the first's, which is the last. cJSON's constructors cost a strlen, a copy of the key and a
+// checked append per member: most of the parsing thread's tree building (bench/RESULTS.md).
 struct builder {
-	pq_json_fast *f;
+	pq_json_alloc_fn alloc;  // nullptr: cJSON_malloc()
+	void *ctx;
 	pq_json_keep_fn keep;
+	bool escapes;            // the text has a backslash: a string may hold a NUL (\\u0000)
 	bool oom = false;
 	bool int_zero = false;   // an INT64 0 was built: it may have been written "-0"
 
+	void *take(size_t n) { return alloc != nullptr ? alloc(ctx, n) : cJSON_malloc(n); }
+	cJSON *node(int type);
+	char *text(std::string_view s);
 	cJSON *value(element e, int depth);
 	// An object, with only the members only() accepts when it is given.
 	cJSON *object(element e, int depth, pq_json_keep_fn only = nullptr);
 	cJSON *array(element e, int depth);
 };
+
+cJSON *builder::node(int type)
+{
+	cJSON *item = static_cast<cJSON *>(take(sizeof(cJSON)));
+
+	if (item == nullptr) {
+		oom = true;
+		return nullptr;
+	}
+	std::memset(item, 0, sizeof(*item));
+	item->type = type;
+	return item;
+}
+
+// A NUL-terminated copy of s, each NUL in it (only \u0000 can put one there) as U+FFFD.
+char *builder::text(std::string_view s)
+{
+	size_t nuls = 0;
+	char *t;
+
+	if (escapes)
+		for (const char *p = s.data(), *end = p + s.size();
+		     (p = static_cast<const char *>(std::memchr(p, 0, static_cast<size_t>(end - p)))) !=
+		     nullptr; p++)
+			nuls++;
+	t = static_cast<char *>(take(s.size() + 2 * nuls + 1));
+	if (t == nullptr) {
+		oom = true;
+		return nullptr;
+	}
+	if (nuls == 0) {
+		std::memcpy(t, s.data(), s.size());
+		t[s.size()] = '\0';
+		return t;
+	}
+	size_t o = 0;
+	for (char ch : s) {
+		if (ch == '\0') {
+			std::memcpy(t + o, kReplacement, 3);
+			o += 3;
+		} else {
+			t[o++] = ch;
+		}
+	}
+	t[o] = '\0';
+	return t;
+}
+
+// A number as cJSON_CreateNumber() makes it: valueint saturates at the int range.
+void set_number(cJSON *item, double d)
+{
+	item->valuedouble = d;
+	if (d >= INT_MAX)
+		item->valueint = INT_MAX;
+	else if (d <= static_cast<double>(INT_MIN))
+		item->valueint = INT_MIN;
+	else
+		item->valueint = static_cast<int>(d);
+}
+
+// Appends item to the children of parent; *last is the previous last child (nullptr: none).
+void append(cJSON *parent, cJSON **last, cJSON *item)
+{
+	if (*last == nullptr) {
+		parent->child = item;
+	} else {
+		(*last)->next = item;
+		item->prev = *last;
+	}
+	parent->child->prev = item;
+	*last = item;
+}
 
 cJSON *builder::value(element e, int depth)
 {
@@ -96,49 +155,45 @@ cJSON *builder::value(element e, int depth)
 
 		int_zero = int_zero || i == 0;
 		// The double strtod() gives cJSON: both round to nearest.
-		item = cJSON_CreateNumber(static_cast<double>(i));
+		if ((item = node(cJSON_Number)) != nullptr)
+			set_number(item, static_cast<double>(i));
 		break;
 	}
 	case element_type::UINT64:
-		item = cJSON_CreateNumber(static_cast<double>(e.get_uint64().value_unsafe()));
+		if ((item = node(cJSON_Number)) != nullptr)
+			set_number(item, static_cast<double>(e.get_uint64().value_unsafe()));
 		break;
 	case element_type::DOUBLE:
-		item = cJSON_CreateNumber(e.get_double().value_unsafe());
+		if ((item = node(cJSON_Number)) != nullptr)
+			set_number(item, e.get_double().value_unsafe());
 		break;
-	case element_type::STRING: {
-		std::string_view s = e.get_string().value_unsafe();
-		const char *t = c_text(f, s, e.get_c_str().value_unsafe(), &oom);
-
-		if (t == nullptr)
-			return nullptr;
-		item = cJSON_CreateString(t);
+	case element_type::STRING:
+		if ((item = node(cJSON_String)) != nullptr &&
+		    (item->valuestring = text(e.get_string().value_unsafe())) == nullptr) {
+			cJSON_Delete(item);
+			item = nullptr;
+		}
 		break;
-	}
 	case element_type::BOOL:
-		item = cJSON_CreateBool(e.get_bool().value_unsafe());
+		item = node(e.get_bool().value_unsafe() ? cJSON_True : cJSON_False);
 		break;
 	case element_type::NULL_VALUE:
-		item = cJSON_CreateNull();
+		item = node(cJSON_NULL);
 		break;
 	}
-	if (item == nullptr)
-		oom = true;
 	return item;
 }
 
 cJSON *builder::object(element e, int depth, pq_json_keep_fn only)
 {
-	cJSON *o = cJSON_CreateObject();
+	cJSON *o = node(cJSON_Object), *last = nullptr;
 
-	if (o == nullptr) {
-		oom = true;
+	if (o == nullptr)
 		return nullptr;
-	}
 	simdjson::dom::object members = e.get_object().value_unsafe();
 
 	for (auto field : members) {
 		cJSON *item;
-		const char *k;
 
 		if (only != nullptr && !only(field.key.data(), field.key.size()))
 			continue;
@@ -148,36 +203,32 @@ cJSON *builder::object(element e, int depth, pq_json_keep_fn only)
 			item = object(field.value, depth + 1, keep);
 		else
 			item = value(field.value, depth + 1);
-		k = item != nullptr ? c_text(f, field.key, field.key.data(), &oom) : nullptr;
-		if (k == nullptr || !cJSON_AddItemToObject(o, k, item)) {
+		if (item == nullptr || (item->string = text(field.key)) == nullptr) {
 			cJSON_Delete(item);
 			cJSON_Delete(o);
-			oom = true;
 			return nullptr;
 		}
+		append(o, &last, item);
 	}
 	return o;
 }
 
 cJSON *builder::array(element e, int depth)
 {
-	cJSON *a = cJSON_CreateArray();
+	cJSON *a = node(cJSON_Array), *last = nullptr;
 
-	if (a == nullptr) {
-		oom = true;
+	if (a == nullptr)
 		return nullptr;
-	}
 	simdjson::dom::array items = e.get_array().value_unsafe();
 
 	for (element v : items) {
 		cJSON *item = value(v, depth + 1);
 
-		if (item == nullptr || !cJSON_AddItemToArray(a, item)) {
-			cJSON_Delete(item);
+		if (item == nullptr) {
 			cJSON_Delete(a);
-			oom = true;
 			return nullptr;
 		}
+		append(a, &last, item);
 	}
 	return a;
 }
@@ -187,8 +238,14 @@ cJSON *builder::array(element e, int depth)
 cJSON *pq_json_fast_tree(pq_json_fast *f, const char *text, size_t n, pq_json_keep_fn keep,
 			 int *oom)
 {
+	return pq_json_fast_tree_in(f, nullptr, nullptr, text, n, keep, oom);
+}
+
+cJSON *pq_json_fast_tree_in(pq_json_fast *f, pq_json_alloc_fn alloc, void *ctx, const char *text,
+			    size_t n, pq_json_keep_fn keep, int *oom)
+{
 	element root;
-	builder b{f, keep};
+	builder b{alloc, ctx, keep, std::memchr(text, '\\', n) != nullptr};
 	cJSON *tree;
 
 	*oom = 0;

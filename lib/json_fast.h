@@ -42,6 +42,12 @@ typedef int (*pq_json_keep_fn)(const char *key, size_t len);
 cJSON *pq_json_fast_tree(pq_json_fast *f, const char *text, size_t n, pq_json_keep_fn keep,
 			 int *oom);
 
+/* The same, its nodes and texts from alloc(ctx, bytes) instead of cJSON's allocator (an arena:
+ * the tree is then never given to cJSON_Delete(), and cJSON's hooks must not free there). */
+typedef void *(*pq_json_alloc_fn)(void *ctx, size_t n);
+cJSON *pq_json_fast_tree_in(pq_json_fast *f, pq_json_alloc_fn alloc, void *ctx, const char *text,
+			    size_t n, pq_json_keep_fn keep, int *oom);
+
 #ifdef __cplusplus
 }
 #endif

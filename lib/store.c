@@ -1036,8 +1036,19 @@ typedef struct int_col {
 	unsigned char param, required;
 } int_col;
 
+/* A name column's text in the last row that had one, and its strings.id. Neighbouring rows
+ * mostly repeat a category or a name (every flow of a Kineto trace is "ac2g"): comparing with
+ * the last one costs a fraction of hashing the text again (bench/RESULTS.md). Only short texts. */
+#define LAST_NAME_MAX 48
+typedef struct last_name {
+	int64_t id;             /* 0: none */
+	uint64_t epoch;         /* the store's strings epoch id was given under */
+	char text[LAST_NAME_MAX];
+} last_name;
+
 typedef struct insert_plan {
 	bound *bound;           /* what each parameter holds, run_id first; not the integer columns' */
+	last_name *names;       /* by index into others: each name column's last text */
 	int_col *ints;          /* the integer columns */
 	int64_t *last;          /* what each integer column holds, when primed */
 	int primed;             /* last[] holds the previous row, which was written */
@@ -1048,12 +1059,13 @@ typedef struct insert_plan {
 static insert_plan *plan_insert(const pq_table *tab)
 {
 	size_t n = tab->ncols;
-	insert_plan *pl = calloc(1, sizeof(*pl) + n * sizeof(int64_t) + (n + 1) * sizeof(bound) +
-				    n * sizeof(int_col) + n);
+	insert_plan *pl = calloc(1, sizeof(*pl) + n * sizeof(last_name) + n * sizeof(int64_t) +
+				    (n + 1) * sizeof(bound) + n * sizeof(int_col) + n);
 
 	if (pl == NULL)
 		return NULL;
-	pl->last = (int64_t *)(pl + 1);
+	pl->names = (last_name *)(pl + 1);
+	pl->last = (int64_t *)(pl->names + n);
 	pl->bound = (bound *)(pl->last + n);
 	pl->ints = (int_col *)(pl->bound + n + 1);
 	pl->others = (unsigned char *)(pl->ints + n);
@@ -1132,10 +1144,32 @@ static void bind_ints(sqlite3_stmt *st, insert_plan *pl, const pq_table *tab, co
 	pl->primed = 1;
 }
 
-/* Binds column c of row (not an integer column) to parameter p; 1 when it is NULL, -1 on
- * error. */
+/* text's strings.id through ln, the last text of its column (interned and remembered when
+ * another). */
+static int intern_column(pq_store *s, last_name *ln, const char *text, int64_t *id,
+			 pq_error *err)
+{
+	size_t len;
+
+	if (text != NULL && ln->id > 0 && ln->epoch == s->strings_epoch &&
+	    strcmp(ln->text, text) == 0) {
+		*id = ln->id;
+		return 0;
+	}
+	if (intern_name(s, text, id, err) != 0)
+		return -1;
+	if (text != NULL && (len = strnlen(text, LAST_NAME_MAX)) < LAST_NAME_MAX) {
+		memcpy(ln->text, text, len + 1);
+		ln->id = *id;
+		ln->epoch = s->strings_epoch;
+	}
+	return 0;
+}
+
+/* Binds column c of row (not an integer column) to parameter p (a name column's last text in
+ * ln); 1 when it is NULL, -1 on error. */
 static int bind_other(pq_store *s, sqlite3_stmt *st, bound *b, const pq_col *c, int p,
-		      const char *row, pq_error *err)
+		      const char *row, last_name *ln, pq_error *err)
 {
 	const void *field = row + c->offset;
 	int64_t v;
@@ -1158,7 +1192,7 @@ static int bind_other(pq_store *s, sqlite3_stmt *st, bound *b, const pq_col *c, 
 	case PQ_COL_NAME:
 		if (c->id_offset != 0 && (v = *(const int64_t *)(row + c->id_offset)) > 0)
 			;  /* interned by the caller */
-		else if (intern_name(s, *(const char *const *)field, &v, err) != 0)
+		else if (intern_column(s, ln, *(const char *const *)field, &v, err) != 0)
 			return -1;
 		bind_row_int(st, b, p, v);
 		return v == PQ_NULL;
@@ -1230,7 +1264,7 @@ static int insert_row(pq_store *s, enum pq_table_id t, const void *row, int64_t 
 	insert_plan *pl;
 	sqlite3_stmt *st;
 
-	if (need_run(s, err) != 0 || prepare_insert(s, t, err) != 0)
+	if (need_run(s, err) != 0 || (s->insert[t] == NULL && prepare_insert(s, t, err) != 0))
 		return -1;
 	st = s->insert[t];
 	pl = s->plan[t];
@@ -1238,7 +1272,8 @@ static int insert_row(pq_store *s, enum pq_table_id t, const void *row, int64_t 
 	bind_ints(st, pl, tab, base, &missing);
 	for (size_t k = 0; k < pl->nothers && missing == NULL; k++) {
 		const pq_col *c = &tab->cols[pl->others[k]];
-		int rc = bind_other(s, st, pl->bound, c, pl->others[k] + 2, base, err);
+		int rc = bind_other(s, st, pl->bound, c, pl->others[k] + 2, base, &pl->names[k],
+				    err);
 
 		if (rc < 0) {
 			clear_row(s, t);

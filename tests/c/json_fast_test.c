@@ -13,6 +13,19 @@
 #include "json_fast.h"
 #include "tap.h"
 
+/* Whether t's children are linked as cJSON's parser and cJSON_AddItemToArray() link them (what
+ * its other functions rely on): next to the following one, the last's NULL; prev to the one
+ * before, the first's to the last. */
+static int linked_as_cjson(const cJSON *t)
+{
+	const cJSON *first = t->child, *last = NULL;
+
+	for (const cJSON *c = first; c != NULL; last = c, c = c->next)
+		if (c != first && c->prev != last)
+			return 0;
+	return first == NULL || first->prev == last;
+}
+
 /* 1 when a and b are the same tree; why says where not. */
 static int same(const cJSON *a, const cJSON *b, char *why, size_t n)
 {
@@ -38,6 +51,11 @@ static int same(const cJSON *a, const cJSON *b, char *why, size_t n)
 				  a->valueint != b->valueint)) {
 		snprintf(why, n, "number %.17g/%d vs %.17g/%d", a->valuedouble, a->valueint,
 			 b->valuedouble, b->valueint);
+		return 0;
+	}
+	if (!linked_as_cjson(a) || !linked_as_cjson(b)) {
+		snprintf(why, n, "%s's children are not linked as cJSON links them",
+			 linked_as_cjson(a) ? "cJSON" : "fast");
 		return 0;
 	}
 	for (a = a->child, b = b->child; a != NULL || b != NULL; a = a->next, b = b->next)
