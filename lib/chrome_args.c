@@ -39,22 +39,26 @@ static int is_known(const char *key, size_t n, const char *const *known)
 	return 0;
 }
 
-/* Writes "{" and the args object's members except the consumed ones (their values are in
- * columns) to t, minified; returns the length (no closing brace yet). */
-static size_t args_body(chrome_text *t, const char *text, size_t len, const char *const *consumed)
+/* Writes "{" and the args object's members (given, or NULL to scan for them) except the consumed
+ * ones (their values are in columns) to t, minified; returns the length (no closing brace yet). */
+static size_t args_body(chrome_text *t, const char *text, size_t len,
+			const pq_chrome_members *given, const char *const *consumed)
 {
-	pq_chrome_members am;
+	pq_chrome_members scanned;
+	const pq_chrome_members *am = given;
 	size_t alen, o;
 
-	if (consumed == NULL || consumed[0] == NULL ||
-	    pq_chrome_scan_value(text, len, 1, &alen, &am) != PQ_SCAN_OK || am.truncated) {
+	if (consumed != NULL && consumed[0] != NULL && am == NULL &&
+	    pq_chrome_scan_value(text, len, 1, &alen, &scanned) == PQ_SCAN_OK)
+		am = &scanned;
+	if (consumed == NULL || consumed[0] == NULL || am == NULL || am->truncated) {
 		o = pq_chrome_minify(text, len, t->p);
 		return o - 1; /* drop the closing brace */
 	}
 	o = 0;
 	t->p[o++] = '{';
-	for (int i = 0; i < am.n; i++) {
-		const pq_chrome_member *m = &am.m[i];
+	for (int i = 0; i < am->n; i++) {
+		const pq_chrome_member *m = &am->m[i];
 
 		if (is_known(text + m->key, m->key_len, consumed))
 			continue;
@@ -73,7 +77,8 @@ static size_t args_body(chrome_text *t, const char *text, size_t len, const char
 /* Builds the args JSON text of a row into t (see the header comment); *out is NULL
  * when there is nothing to say. known lists the top-level fields the row stores elsewhere. */
 int chrome_args_text(chrome_text *t, const char *text, const pq_chrome_members *mem,
-		     const char *const *known, const char *const *consumed, const char **out)
+		     const pq_chrome_args_members *am, const char *const *known,
+		     const char *const *consumed, const char **out)
 {
 	size_t need = 16, o = 0, body;
 	const pq_chrome_member *args = NULL;
@@ -97,7 +102,9 @@ int chrome_args_text(chrome_text *t, const char *text, const pq_chrome_members *
 	if (reserve(t, need + 16) != 0)
 		return -1;
 	if (args != NULL) {
-		o = args_body(t, text + args->val, args->val_len, consumed);
+		o = args_body(t, text + args->val, args->val_len,
+			      am != NULL && am->member == (int)(args - mem->m) ? &am->m : NULL,
+			      consumed);
 	} else {
 		t->p[o++] = '{';
 	}
@@ -171,7 +178,7 @@ char *chrome_merge_args(const char *base, const char *over)
 int chrome_event_args(chrome_ctx *c, const chrome_event *ev, const char *const *known,
 		      const char *const *consumed, const char **out)
 {
-	if (chrome_args_text(&c->scratch, ev->text, ev->mem, known, consumed, out) != 0)
+	if (chrome_args_text(&c->scratch, ev->text, ev->mem, NULL, known, consumed, out) != 0)
 		return pq_fail(c->err, "out of memory");
 	return 0;
 }

@@ -196,7 +196,8 @@ static enum chrome_class row_class(enum chrome_class cc, int gpu, const char *na
 }
 
 int chrome_x_args_guess(chrome_text *t, const char *text, const pq_chrome_members *mem,
-			const chrome_digest *dg, chrome_x_args *xa)
+			const pq_chrome_args_members *am, const chrome_digest *dg,
+			chrome_x_args *xa)
 {
 	const cJSON *jn = dg->f[CF_NAME];
 	enum chrome_class cc = chrome_classify(chrome_str(dg->f[CF_CAT]));
@@ -206,7 +207,7 @@ int chrome_x_args_guess(chrome_text *t, const char *text, const pq_chrome_member
 	xa->cat_cc = cc;
 	xa->gpu = chrome_class_is_gpu(cc);
 	xa->cc = row_class(cc, xa->gpu, cJSON_IsString(jn) ? jn->valuestring : "");
-	return chrome_args_text(t, text, mem, known_x, consumed_args(dg, xa->cc, xa->gpu, used),
+	return chrome_args_text(t, text, mem, am, known_x, consumed_args(dg, xa->cc, xa->gpu, used),
 				&xa->text);
 }
 

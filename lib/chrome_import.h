@@ -152,9 +152,11 @@ int chrome_event_ts(chrome_ctx *c, const chrome_event *ev, const char *ph, int64
  * say. known lists the top-level fields the row stores elsewhere, consumed the args keys. */
 int chrome_event_args(chrome_ctx *c, const chrome_event *ev, const char *const *known,
 		      const char *const *consumed, const char **out);
-/* The same into t, for an event's text and members: 0, or -1 when out of memory. */
+/* The same into t, for an event's text and members (and its args object's, from
+ * pq_chrome_scan_event(), or NULL to find them): 0, or -1 when out of memory. */
 int chrome_args_text(chrome_text *t, const char *text, const pq_chrome_members *mem,
-		     const char *const *known, const char *const *consumed, const char **out);
+		     const pq_chrome_args_members *am, const char *const *known,
+		     const char *const *consumed, const char **out);
 /* base's members replaced or extended by over's; returns a malloc'ed text (or NULL). */
 char *chrome_merge_args(const char *base, const char *over);
 
@@ -179,9 +181,11 @@ typedef struct chrome_x_args {
 	const char *text;                /* NULL: the row has no args */
 } chrome_x_args;
 int chrome_x_args_guess(chrome_text *t, const char *text, const pq_chrome_members *mem,
-			const chrome_digest *dg, chrome_x_args *xa);
+			const pq_chrome_args_members *am, const chrome_digest *dg,
+			chrome_x_args *xa);
 int chrome_memory_args_guess(chrome_text *t, const char *text, const pq_chrome_members *mem,
-			     const chrome_digest *dg, chrome_x_args *xa);
+			     const pq_chrome_args_members *am, const chrome_digest *dg,
+			     chrome_x_args *xa);
 
 /* The event families: 0, CHROME_BAD or -1 like chrome_event_process(). */
 int chrome_complete_event(chrome_ctx *c, const chrome_event *ev, const char *name,

@@ -44,7 +44,8 @@ static const char *const *memory_consumed(const chrome_digest *dg, const char *u
 }
 
 int chrome_memory_args_guess(chrome_text *t, const char *text, const pq_chrome_members *mem,
-			     const chrome_digest *dg, chrome_x_args *xa)
+			     const pq_chrome_args_members *am, const chrome_digest *dg,
+			     chrome_x_args *xa)
 {
 	const cJSON *jn = dg->f[CF_NAME];
 	const char *used[8];
@@ -53,7 +54,7 @@ int chrome_memory_args_guess(chrome_text *t, const char *text, const pq_chrome_m
 	xa->memory = 1;
 	if (!cJSON_IsString(jn) || !memory_event(jn->valuestring, dg))
 		return 0;
-	return chrome_args_text(t, text, mem, known_i, memory_consumed(dg, used), &xa->text);
+	return chrome_args_text(t, text, mem, am, known_i, memory_consumed(dg, used), &xa->text);
 }
 
 int chrome_instant_event(chrome_ctx *c, const chrome_event *ev, const char *name,

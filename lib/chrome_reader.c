@@ -191,8 +191,8 @@ static int value_at(chrome_reader *r, size_t *len, pq_chrome_members *m, const c
 	pq_chrome_stream *in = &r->in;
 
 	for (;;) {
-		enum pq_chrome_scan s = pq_chrome_scan_value(in->buf + in->pos, in->len - in->pos,
-							     in->eof, len, m);
+		enum pq_chrome_scan s = pq_chrome_scan_event(in->buf + in->pos, in->len - in->pos,
+							     in->eof, len, m, &r->args);
 		if (s == PQ_SCAN_OK)
 			return 0;
 		if (s == PQ_SCAN_BAD) {
@@ -276,7 +276,7 @@ static int event(chrome_reader *r, size_t len, const pq_chrome_members *m)
 	if (ph == NULL || (strcmp(ph, "X") != 0 && strcmp(ph, "i") != 0 && strcmp(ph, "I") != 0))
 		return 0;
 	if ((ph[0] == 'X' ? chrome_x_args_guess : chrome_memory_args_guess)(
-		    &r->scratch, r->cur->text + it->text, &it->m, &it->dg, &it->xa) != 0)
+		    &r->scratch, r->cur->text + it->text, &it->m, &r->args, &it->dg, &it->xa) != 0)
 		return pq_fail(&r->err, "out of memory");
 	it->xa_text = SIZE_MAX;
 	if (it->xa.text != NULL &&

@@ -82,6 +82,7 @@ typedef struct chrome_reader {
 
 	chrome_batch *cur;           /* being filled (reader thread only) */
 	chrome_text scratch;         /* args text under construction (reader thread only) */
+	pq_chrome_args_members args; /* the event being scanned: its args object's members */
 	pq_json_fast *fast;          /* simdjson's buffers (reader thread only) */
 	int64_t index;               /* events seen */
 	int array_form, saw_events;

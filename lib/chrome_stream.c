@@ -145,21 +145,92 @@ static enum pq_chrome_scan scan_scalar(const char *p, size_t n, int at_eof, size
 	return PQ_SCAN_OK;
 }
 
-static void trimmed_end(const char *p, size_t start, size_t end, pq_chrome_member *mm)
+/* Records the members of one object as the scan passes through it: the top-level object's, and
+ * the "args" object's (offsets from that object's first byte). */
+typedef struct recorder {
+	pq_chrome_members *m;
+	pq_chrome_member *cur;   /* the member whose value is being scanned (NULL: not recorded) */
+	size_t base;             /* where the object starts in the text */
+	size_t val_start;        /* where cur's value starts in the text */
+	int expect_key, in_value;
+} recorder;
+
+static void record_start(recorder *r, pq_chrome_members *m, size_t base)
 {
-	while (end > start && is_ws(p[end - 1]))
-		end--;
-	mm->val_len = (uint32_t)(end - start);
+	*r = (recorder){ .m = m, .base = base, .expect_key = 1 };
+	m->n = 0;
+	m->truncated = 0;
 }
 
-enum pq_chrome_scan pq_chrome_scan_value(const char *p, size_t n, int at_eof, size_t *len,
-					 pq_chrome_members *m)
+/* A string at the object's level, p[i] its opening quote and p[e] its closing one. */
+static void record_string(recorder *r, size_t i, size_t e)
+{
+	if (!r->expect_key)
+		return;
+	if (r->m->n < PQ_CHROME_MAX_MEMBERS) {
+		r->cur = &r->m->m[r->m->n++];
+		r->cur->key = (uint32_t)(i + 1 - r->base);
+		r->cur->key_len = (uint32_t)(e - i - 1);
+		r->cur->val = r->cur->val_len = 0;
+	} else {
+		r->m->truncated = 1;
+		r->cur = NULL;
+	}
+	r->expect_key = 0;
+}
+
+/* A colon at the object's level, at p[i]. */
+static void record_colon(recorder *r, const char *p, size_t n, size_t i)
+{
+	size_t v = i + 1;
+
+	while (v < n && is_ws(p[v]))
+		v++;
+	r->in_value = 1;
+	r->val_start = v;
+	if (r->cur != NULL)
+		r->cur->val = (uint32_t)(v - r->base);
+}
+
+/* The end of a value at p[i] (a comma, or the object's closing brace), trimmed of whitespace. */
+static void record_value_end(recorder *r, const char *p, size_t i)
+{
+	if (r->in_value && r->cur != NULL) {
+		while (i > r->val_start && is_ws(p[i - 1]))
+			i--;
+		r->cur->val_len = (uint32_t)(i - r->val_start);
+	}
+}
+
+static void record_comma(recorder *r, const char *p, size_t i)
+{
+	record_value_end(r, p, i);
+	r->in_value = 0;
+	r->expect_key = 1;
+	r->cur = NULL;
+}
+
+/* Whether the object opening at p[i], one level down, is the value of the top-level member being
+ * recorded and that member is "args". */
+static int opens_args(const recorder *top, const char *p, size_t i)
+{
+	const pq_chrome_member *c = top->cur;
+
+	return c != NULL && top->in_value && c->val == i && c->key_len == 4 &&
+	       memcmp(p + c->key, "args", 4) == 0;
+}
+
+enum pq_chrome_scan pq_chrome_scan_event(const char *p, size_t n, int at_eof, size_t *len,
+					 pq_chrome_members *m, pq_chrome_args_members *args)
 {
 	unsigned char stack[MAX_DEPTH];
-	size_t i = 0, val_start = 0;
-	int depth = 0, expect_key = 0, in_value = 0;
-	pq_chrome_member *cur = NULL;
+	size_t i = 0;
+	int depth = 0, in_args = 0;
+	recorder top = { 0 }, inner = { 0 };
+	recorder *r = NULL;      /* the object whose members are recorded here, if any */
 
+	if (args != NULL)
+		args->member = -1;
 	if (n == 0)
 		return at_eof ? (*len = 0, PQ_SCAN_BAD) : PQ_SCAN_MORE;
 	if (p[0] == '"') {
@@ -174,6 +245,8 @@ enum pq_chrome_scan pq_chrome_scan_value(const char *p, size_t n, int at_eof, si
 	if (m != NULL) {
 		m->n = 0;
 		m->truncated = 0;
+	} else {
+		args = NULL; /* args are found through the top-level members */
 	}
 	for (; i < n; i++) {
 		char c;
@@ -189,18 +262,8 @@ enum pq_chrome_scan pq_chrome_scan_value(const char *p, size_t n, int at_eof, si
 
 			if (e == n)
 				goto more;
-			if (depth == 1 && stack[0] == '{' && m != NULL && expect_key) {
-				if (m->n < PQ_CHROME_MAX_MEMBERS) {
-					cur = &m->m[m->n++];
-					cur->key = (uint32_t)(i + 1);
-					cur->key_len = (uint32_t)(e - i - 1);
-					cur->val = cur->val_len = 0;
-				} else {
-					m->truncated = 1;
-					cur = NULL;
-				}
-				expect_key = 0;
-			}
+			if (r != NULL)
+				record_string(r, i, e);
 			i = e;
 			break;
 		}
@@ -211,8 +274,19 @@ enum pq_chrome_scan pq_chrome_scan_value(const char *p, size_t n, int at_eof, si
 				return PQ_SCAN_BAD;
 			}
 			stack[depth++] = (unsigned char)c;
-			if (depth == 1)
-				expect_key = c == '{';
+			if (depth == 1 && c == '{' && m != NULL) {
+				record_start(&top, m, 0);
+				r = &top;
+			} else if (depth == 2 && c == '{' && args != NULL && r == &top &&
+				   opens_args(&top, p, i)) {
+				/* a later "args" object replaces an earlier one, as for its reader */
+				record_start(&inner, &args->m, i);
+				args->member = (int)(top.cur - m->m);
+				in_args = 1;
+				r = &inner;
+			} else {
+				r = NULL;
+			}
 			break;
 		case '}':
 		case ']':
@@ -220,31 +294,29 @@ enum pq_chrome_scan pq_chrome_scan_value(const char *p, size_t n, int at_eof, si
 				*len = i;
 				return PQ_SCAN_BAD;
 			}
-			if (depth == 1 && in_value && cur != NULL)
-				trimmed_end(p, val_start, i, cur);
+			if (r != NULL)
+				record_value_end(r, p, i);
+			if (depth == 2)
+				in_args = 0;
 			if (--depth == 0) {
 				*len = i + 1;
 				return PQ_SCAN_OK;
 			}
+			r = depth == 1 && stack[0] == '{' && m != NULL ? &top
+			    : depth == 2 && in_args ? &inner : NULL;
 			break;
 		case ':':
-			if (depth == 1 && stack[0] == '{') {
-				in_value = 1;
-				val_start = i + 1;
-				while (val_start < n && is_ws(p[val_start]))
-					val_start++;
-				if (cur != NULL)
-					cur->val = (uint32_t)val_start;
-			}
+			if (r != NULL)
+				record_colon(r, p, n, i);
+			/* (invalid JSON) a second value for the args member: the object recorded
+			 * is no longer its value */
+			if (r == &top && args != NULL && top.cur != NULL &&
+			    args->member == (int)(top.cur - m->m))
+				args->member = -1;
 			break;
 		case ',':
-			if (depth == 1 && stack[0] == '{') {
-				if (in_value && cur != NULL)
-					trimmed_end(p, val_start, i, cur);
-				in_value = 0;
-				expect_key = 1;
-				cur = NULL;
-			}
+			if (r != NULL)
+				record_comma(r, p, i);
 			break;
 		default:
 			break;
@@ -256,6 +328,12 @@ more:
 		return PQ_SCAN_BAD;
 	}
 	return PQ_SCAN_MORE;
+}
+
+enum pq_chrome_scan pq_chrome_scan_value(const char *p, size_t n, int at_eof, size_t *len,
+					 pq_chrome_members *m)
+{
+	return pq_chrome_scan_event(p, n, at_eof, len, m, NULL);
 }
 
 size_t pq_chrome_minify(const char *p, size_t n, char *out)

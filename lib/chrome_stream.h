@@ -40,6 +40,20 @@ enum pq_chrome_scan { PQ_SCAN_OK, PQ_SCAN_MORE, PQ_SCAN_BAD };
 enum pq_chrome_scan pq_chrome_scan_value(const char *p, size_t n, int at_eof, size_t *len,
 					 pq_chrome_members *m);
 
+/* The members of the object that is the value of the top-level object's "args" member (the last
+ * such), as pq_chrome_scan_value() finds them scanning that object alone (offsets from its '{').
+ * member: that member's index in the top-level members; -1 when there is none, or when it was
+ * beyond PQ_CHROME_MAX_MEMBERS. */
+typedef struct pq_chrome_args_members {
+	int member;
+	pq_chrome_members m;
+} pq_chrome_args_members;
+
+/* pq_chrome_scan_value(), with the "args" object's members too (in *args, when m is given): one
+ * pass over an event instead of two. */
+enum pq_chrome_scan pq_chrome_scan_event(const char *p, size_t n, int at_eof, size_t *len,
+					 pq_chrome_members *m, pq_chrome_args_members *args);
+
 typedef struct pq_chrome_stream {
 	pq_gz_reader gz;
 	char *buf;               /* text [pos, len) is unconsumed */

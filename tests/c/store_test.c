@@ -382,6 +382,77 @@ static void test_bindings_and_names(void)
 	pq_store_close(s);
 }
 
+/* Writes a flow named name, of category cat, each copied into a buffer of its own first (the
+ * store must compare texts, not pointers). */
+static void flow_named(pq_store *s, int64_t ts, const char *name, const char *cat)
+{
+	static char nbuf[128], cbuf[128];
+	pq_error err;
+	pq_flow f;
+
+	snprintf(nbuf, sizeof(nbuf), "%s", name);
+	snprintf(cbuf, sizeof(cbuf), "%s", cat);
+	pq_flow_init(&f);
+	f.ts_ns = ts, f.flow_key = ts, f.phase = "s", f.name = nbuf, f.category = cbuf;
+	pq_store_flow(s, &f, NULL, &err);
+}
+
+/* A name column remembers its last text and id (store.c, last_name): rows that repeat it, change
+ * it, come back to it, or carry texts too long to remember, each read back with its own name;
+ * after an abort has rolled the strings back, a remembered id is not used again. */
+static void test_name_columns_last_text(void)
+{
+	const char *path = path_in("names.db");
+	char long47[48], long47b[48], long48[49], long48b[49];
+	const char *names[11];
+	char expect[1024] = "", *got;
+	pq_store *s;
+	pq_error err;
+
+	memset(long47, 'a', 47), long47[47] = '\0';
+	memset(long48, 'b', 48), long48[48] = '\0';
+	memcpy(long47b, long47, sizeof(long47)), long47b[46] = 'c';
+	memcpy(long48b, long48, sizeof(long48)), long48b[47] = 'c';
+	names[0] = "ac2g", names[1] = "ac2g", names[2] = "fwdbwd", names[3] = "ac2g";
+	names[4] = "aten::add", names[5] = "aten::addmm", names[6] = long47, names[7] = long47;
+	names[8] = long47b, names[9] = long48, names[10] = long48b;
+	s = open_with_run(path, 0, "names");
+	for (int i = 0; i < 11; i++) {
+		flow_named(s, i + 1, names[i], i % 3 == 0 ? "cpu_op" : "ac2g");
+		snprintf(expect + strlen(expect), sizeof(expect) - strlen(expect), "%s%s/%s",
+			 i ? " " : "", names[i], i % 3 == 0 ? "cpu_op" : "ac2g");
+	}
+	pq_store_commit(s, &err);
+	got = query_text(path, "SELECT group_concat(n.value || '/' || c.value, ' ') FROM (SELECT * "
+			       "FROM flows ORDER BY ts_ns) f JOIN strings n ON n.id = f.name_id "
+			       "JOIN strings c ON c.id = f.category_id");
+	is_str(got, expect, "each flow keeps its own name and category, however they repeat");
+	free(got);
+	is_int(query_int(path, "SELECT count(*) FROM strings WHERE value IN ('ac2g', 'cpu_op', "
+			       "'fwdbwd')"), 3, "each text interned once");
+
+	/* A new run whose first rows are an aborted run's: their strings went with the abort. */
+	pq_store_close(s);
+	s = open_with_run(path, 0, "aborted");
+	flow_named(s, 100, "only in the aborted run", "aborted category");
+	pq_store_abort_run(s, &err);
+	{
+		pq_run_info run;
+
+		pq_run_info_init(&run);
+		run.source = "after";
+		pq_store_begin_run(s, &run, NULL, &err);
+	}
+	flow_named(s, 200, "only in the aborted run", "aborted category");
+	pq_store_finish_run(s, &err);
+	got = query_text(path, "SELECT n.value || '/' || c.value FROM flows f JOIN strings n ON "
+			       "n.id = f.name_id JOIN strings c ON c.id = f.category_id WHERE ts_ns = 200");
+	is_str(got, "only in the aborted run/aborted category",
+	       "after an abort the texts are interned again, not taken from the last row's ids");
+	free(got);
+	pq_store_close(s);
+}
+
 /* Many rows whose integer columns change, repeat and turn NULL at random, with a failing row
  * (no start) now and then: each row written reads back with its own values. The expected rows are
  * the test's own record of what it handed over, not anything the store computed. */
@@ -839,6 +910,7 @@ int main(void)
 	test_batching();
 	test_abort();
 	test_bindings_and_names();
+	test_name_columns_last_text();
 	test_bindings_random();
 	test_deferred_indexes();
 	test_indexes_sorted_in_runs();
