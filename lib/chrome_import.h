@@ -136,10 +136,10 @@ int chrome_id(chrome_ctx *c, const cJSON *v, char kind, int64_t *id, const char 
 /* An event's flow or async id as an integer key (PQ_NULL when it has none). */
 int64_t chrome_id_key(const chrome_event *ev);
 
-/* Resolves pid/tid; GPU-class events and events on GPU tracks get GPU dims (device and stream
- * from args when with_args), others host dims (only the process when process_only). */
 /* The devices row of a device ordinal in the run (the last one remembered). */
 int chrome_device(chrome_ctx *c, int64_t ordinal, int64_t *id);
+/* Resolves pid/tid; GPU-class events and events on GPU tracks get GPU dims (device and stream
+ * from args when with_args), others host dims (only the process when process_only). */
 int chrome_locate(chrome_ctx *c, const chrome_event *ev, enum chrome_class cc, int with_args,
 		  chrome_where *w, int process_only);
 
@@ -175,8 +175,8 @@ void chrome_args_ids(const cJSON *args, int64_t *correlation_id, int64_t *extern
  * instant becomes (chrome_instant_event()). */
 typedef struct chrome_x_args {
 	int memory;
-	enum chrome_class cat_cc;        /* X: chrome_classify() of the category */
-	enum chrome_class cc;            /* X: */
+	/* X events: chrome_classify() of the category, the row class and GPU-ness guessed */
+	enum chrome_class cat_cc, cc;
 	int gpu;
 	const char *text;                /* NULL: the row has no args */
 } chrome_x_args;
