@@ -48,11 +48,13 @@ typedef struct chrome_item {
 	size_t text, len;        /* offset into the batch's text (NUL-terminated) and length */
 	size_t key;              /* KEY: offset of the key (NUL-terminated) in the batch's text */
 	cJSON *json;             /* EVENT: the tree (in the batch's arena) */
-	pq_chrome_members m;     /* EVENT: the scanner's members */
-	chrome_digest dg;        /* EVENT: its members by name, ts and dur (chrome_fields.h) */
 	int has_xa;              /* EVENT: an X event or instant, with its args text made ahead: */
 	chrome_x_args xa;        /* (xa.text is not valid here: */
 	size_t xa_text;          /* it is at this offset in the batch's text, SIZE_MAX for NULL) */
+	chrome_digest dg;        /* EVENT: its members by name, ts and dur (chrome_fields.h) */
+	/* Last: what the importer reads of an item most of the time is above (import_chrome.c
+	 * fetches it ahead). */
+	pq_chrome_members m;     /* EVENT: the scanner's members */
 } chrome_item;
 
 typedef struct chrome_batch {
