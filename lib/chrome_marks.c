@@ -14,7 +14,8 @@
 
 static const char *const known_i[] = { "ph", "name", "cat", "ts", "pid", "tid", "s", NULL };
 
-/* A [memory] instant (PyTorch's allocator events: kineto_hta.md §1.1) with the Bytes a row needs. */
+/* A [memory] instant (PyTorch's allocator events, kineto_hta.md §1.1) with the Bytes a row
+ * needs. */
 static int memory_event(const char *name, const chrome_digest *dg)
 {
 	return strcmp(name, "[memory]") == 0 && cJSON_IsObject(dg->f[CF_ARGS]) &&

@@ -481,13 +481,6 @@ static int item(importer *im, const chrome_batch *b, const chrome_item *it)
 	return 0;
 }
 
-/* The first reads of an item are of memory the reader thread wrote from the other CPU, each a cache
- * miss: most of this thread's time beyond its instructions in the reading phase (perf: the item's
- * fields, its tree's nodes). Asked for ahead (the item five ahead, the nodes it points to three
- * ahead, reading only what the first stage fetched), they arrive while SQLite writes the items
- * before. Fetching the nodes' strings too cost more than it saved: a third stage has to read the
- * nodes. */
-
 /* __builtin_prefetch, kept: GCC 12 deletes prefetches inlined into a loop (objdump showed none),
  * taking them for statements without effect; an empty volatile asm is one. */
 static inline void prefetch(const void *p)
@@ -496,6 +489,12 @@ static inline void prefetch(const void *p)
 	__asm__ volatile("");
 }
 
+/* The first reads of an item are of memory the reader thread wrote from the other CPU, each a
+ * cache miss: most of this thread's time beyond its instructions in the reading phase (perf: the
+ * item's fields, its tree's nodes). Asked for ahead (the item five ahead, the nodes it points to
+ * three ahead, reading only what the first stage fetched), they arrive while SQLite writes the
+ * items before. Fetching the nodes' strings too cost more than it saved: a third stage has to
+ * read the nodes. */
 static void prefetch_item(const chrome_batch *b, size_t i)
 {
 	const char *p = (const char *)&b->items[i];

@@ -48,15 +48,16 @@ bool has_negative_zero(const char *text, size_t n)
 	return false;
 }
 
-// The tree is made node by node through cJSON's allocator or the caller's, laid out as cJSON's parser and cJSON_AddItemToObject() lay it out: a
-// malloc'ed key and string per node, next links, and each item's prev the one before it except
-// the first's, which is the last. cJSON's constructors cost a strlen, a copy of the key and a
-// checked append per member: most of the parsing thread's tree building (bench/RESULTS.md).
+// The tree is made node by node through cJSON's allocator or the caller's, laid out as cJSON's
+// parser and cJSON_AddItemToObject() lay it out: a key and a string allocated per node, next
+// links, and each item's prev the one before it except the first's, which is the last. cJSON's
+// constructors cost a strlen, a copy of the key and a checked append per member: most of the
+// parsing thread's tree building (bench/RESULTS.md).
 struct builder {
 	pq_json_alloc_fn alloc;  // nullptr: cJSON_malloc()
 	void *ctx;
 	pq_json_keep_fn keep;
-	bool escapes;            // the text has a backslash: a string may hold a NUL (\\u0000)
+	bool escapes;            // the text has a backslash: a string may hold a NUL (\u0000)
 	bool oom = false;
 	bool int_zero = false;   // an INT64 0 was built: it may have been written "-0"
 

@@ -2,12 +2,12 @@
  *
  * cJSON was most of the parsing thread's time (issue 15): a strncmp per literal tried on each
  * value, a localeconv() and strtod() per number, a node for every item of every "Input Dims" and
- * "Call stack". simdjson validates the whole text several times faster; the tree the importer reads
- * is then built from simdjson's document with cJSON's own constructors, so every consumer keeps
- * seeing cJSON. Only texts simdjson accepts get a tree here; for any other (invalid UTF-8, raw
- * control characters, leading zeros, numbers beyond 64-bit integers or doubles, nesting deeper
- * than PQ_JSON_FAST_DEPTH) the caller asks cJSON, which keeps deciding what is valid and where the
- * error is. tests/import/json_fast.t checks that whatever simdjson accepts cJSON accepts too, with
+ * "Call stack". simdjson validates the whole text several times faster; the tree the importer
+ * reads is then built from simdjson's document as cJSON's parser would lay it out, so every
+ * consumer keeps seeing cJSON. Only texts simdjson accepts get a tree here; for any other
+ * (invalid UTF-8, raw control characters, leading zeros, numbers beyond 64-bit integers or
+ * doubles, nesting deeper than PQ_JSON_FAST_DEPTH) the caller asks cJSON, which keeps deciding
+ * what is valid and where the error is. tests/import/json_fast.t checks that whatever simdjson accepts cJSON accepts too, with
  * the same tree.
  */
 #ifndef PQ_JSON_FAST_H

@@ -113,7 +113,8 @@ static void hand_cases(void)
 	hand("{\"args\":1,\"name\":\"n\"}", -1, 0, "args not an object");
 	hand("{\"args\":{\"a\":1},\"args\":{\"b\":2,\"c\":3}}", 1, 2, "the last args object counts");
 	hand("{\"args\":{\"a\":1},\"args\":[1]}", 0, 1, "a later args array does not");
-	hand("{\"x\":{\"args\":{\"a\":1}},\"y\":[{\"args\":{}}]}", -1, 0, "nested args objects are not the event's");
+	hand("{\"x\":{\"args\":{\"a\":1}},\"y\":[{\"args\":{}}]}", -1, 0,
+	     "nested args objects are not the event's");
 	hand("{\"ar\\u0067s\":{\"a\":1}}", -1, 0, "a key written with an escape is not args");
 	hand("{\"args\":{\"a\":1},\"n\":2}", 0, 1, "args first");
 	hand("[{\"args\":{\"a\":1}}]", -1, 0, "an array holds no event members");
