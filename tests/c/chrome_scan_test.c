@@ -13,6 +13,7 @@
 #include "chrome_reader.h"
 #include "chrome_stream.h"
 #include "tap.h"
+#include "trace_events.h"
 
 /* The top-level member chrome_args_text() takes as the args, or -1. */
 static int args_member(const char *text, const pq_chrome_members *m)
@@ -158,62 +159,61 @@ static size_t mutate(const char *text, size_t n, char *buf, uint64_t *seed)
 	}
 }
 
+/* What the trace's events gave. */
+typedef struct tally {
+	long events, with_args, checked, agreed;
+	char first_bad[200];
+	char *buf;
+	size_t cap;
+	uint64_t seed;
+} tally;
+
+static void check_event(const char *text, const chrome_item *it, void *ctx)
+{
+	tally *t = ctx;
+	char why[128];
+
+	if (it->len < 2)
+		return;
+	t->events++;
+	t->with_args += args_member(text, &it->m) >= 0;
+	if (t->cap < it->len + 2) {
+		t->cap = it->len * 2 + 2;
+		t->buf = realloc(t->buf, t->cap);
+	}
+	/* as it is, cut short (more text to come, or the end), and one mutation */
+	for (int k = 0; k < 4; k++) {
+		size_t n = it->len;
+		int at_eof = 1;
+
+		memcpy(t->buf, text, n);
+		if (k == 1 || k == 2) {
+			n = (size_t)(t->seed % it->len);
+			t->seed = t->seed * 6364136223846793005u + 1442695040888963407u;
+			at_eof = k == 2;
+		} else if (k == 3) {
+			n = mutate(text, it->len, t->buf, &t->seed);
+		}
+		t->checked++;
+		if (agrees(t->buf, n, at_eof, why, sizeof(why)))
+			t->agreed++;
+		else if (!*t->first_bad)
+			snprintf(t->first_bad, sizeof(t->first_bad), "event %ld, case %d: %s",
+				 t->events, k, why);
+	}
+}
+
 static void trace_events(const char *path)
 {
-	chrome_reader r;
-	chrome_batch *b;
-	pq_error err;
-	long events = 0, with_args = 0, checked = 0, agreed = 0;
-	char why[128], first_bad[200] = "", *buf = NULL;
-	size_t cap = 0;
-	uint64_t seed = 88172645463325252u;
+	tally t = { .seed = 88172645463325252u };
 
-	if (chrome_reader_start(&r, path, 0, &err) != 0) {
-		ok(0, "open %s: %s", path, err.msg);
+	if (each_trace_event(path, check_event, &t) != 0)
 		return;
-	}
-	while ((b = chrome_reader_next(&r)) != NULL) {
-		for (size_t i = 0; i < b->n; i++) {
-			const chrome_item *it = &b->items[i];
-			const char *text = chrome_item_text(b, it);
-
-			if (it->kind != CHROME_ITEM_EVENT || it->len < 2)
-				continue;
-			events++;
-			with_args += args_member(text, &it->m) >= 0;
-			if (cap < it->len + 2) {
-				cap = it->len * 2 + 2;
-				buf = realloc(buf, cap);
-			}
-			/* as it is, cut short (more text to come, or the end), and one mutation */
-			for (int k = 0; k < 4; k++) {
-				size_t n = it->len;
-				int at_eof = 1;
-
-				memcpy(buf, text, n);
-				if (k == 1 || k == 2) {
-					n = (size_t)(seed % it->len);
-					seed = seed * 6364136223846793005u + 1442695040888963407u;
-					at_eof = k == 2;
-				} else if (k == 3) {
-					n = mutate(text, it->len, buf, &seed);
-				}
-				checked++;
-				if (agrees(buf, n, at_eof, why, sizeof(why)))
-					agreed++;
-				else if (!*first_bad)
-					snprintf(first_bad, sizeof(first_bad), "event %ld, case %d: %s",
-						 events, k, why);
-			}
-		}
-		chrome_reader_release(&r, b);
-	}
-	chrome_reader_stop(&r);
-	free(buf);
-	ok(events > 70000 && with_args > events / 2, "%ld events of the trace, %ld with args", events,
-	   with_args);
-	ok(agreed == checked, "%ld of %ld scans (events whole, cut short, mutated) agree %s", agreed,
-	   checked, first_bad);
+	free(t.buf);
+	ok(t.events > 70000 && t.with_args > t.events / 2, "%ld events of the trace, %ld with args",
+	   t.events, t.with_args);
+	ok(t.agreed == t.checked, "%ld of %ld scans (events whole, cut short, mutated) agree %s",
+	   t.agreed, t.checked, t.first_bad);
 }
 
 int main(int argc, char **argv)

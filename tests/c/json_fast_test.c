@@ -12,6 +12,7 @@
 #include "chrome_reader.h"
 #include "json_fast.h"
 #include "tap.h"
+#include "trace_events.h"
 
 /* Whether t's children are linked as cJSON's parser and cJSON_AddItemToArray() link them (what
  * its other functions rely on): next to the following one, the last's NULL; prev to the one
@@ -217,64 +218,64 @@ static size_t mutate(const char *text, size_t n, char *buf, uint64_t *seed)
 	}
 }
 
+/* What the trace's events gave. */
+typedef struct tally {
+	pq_json_fast *f;
+	long events, equal, mutated, m_built, m_equal, m_refused;
+	char first_bad[320];
+	char *buf;
+	size_t cap;
+	uint64_t seed;
+} tally;
+
+static void check_event(const char *text, const chrome_item *it, void *ctx)
+{
+	tally *t = ctx;
+	char why[256] = "";
+
+	t->events++;
+	if (compare(t->f, text, it->len, why, sizeof(why)) == 1)
+		t->equal++;
+	else if (!*t->first_bad)
+		snprintf(t->first_bad, sizeof(t->first_bad), "event %ld: %s", t->events, why);
+	if (t->events % 2 != 0 || it->len < 2)
+		return;
+	if (t->cap < it->len + 16) {
+		t->cap = it->len * 2 + 16;
+		t->buf = realloc(t->buf, t->cap);
+	}
+	t->mutated++;
+	switch (compare(t->f, t->buf, mutate(text, it->len, t->buf, &t->seed), why, sizeof(why))) {
+	case -1:
+		t->m_refused++;
+		break;
+	case 1:
+		t->m_built++;
+		t->m_equal++;
+		break;
+	default:
+		t->m_built++;
+		if (!*t->first_bad)
+			snprintf(t->first_bad, sizeof(t->first_bad), "mutation of event %ld: %s",
+				 t->events, why);
+	}
+}
+
 static void trace_events(pq_json_fast *f, const char *path)
 {
-	chrome_reader r;
-	chrome_batch *b;
-	pq_error err;
-	long events = 0, equal = 0, mutated = 0, m_built = 0, m_equal = 0, m_refused = 0;
-	char why[256] = "", first_bad[320] = "", *buf = NULL;
-	size_t cap = 0;
-	uint64_t seed = 88172645463325252u;
+	tally t = { .f = f, .seed = 88172645463325252u };
 
-	if (chrome_reader_start(&r, path, 0, &err) != 0) {
-		ok(0, "open %s: %s", path, err.msg);
+	if (each_trace_event(path, check_event, &t) != 0)
 		return;
-	}
-	while ((b = chrome_reader_next(&r)) != NULL) {
-		for (size_t i = 0; i < b->n; i++) {
-			const chrome_item *it = &b->items[i];
-			const char *text = chrome_item_text(b, it);
-
-			if (it->kind != CHROME_ITEM_EVENT)
-				continue;
-			events++;
-			if (compare(f, text, it->len, why, sizeof(why)) == 1)
-				equal++;
-			else if (!*first_bad)
-				snprintf(first_bad, sizeof(first_bad), "event %ld: %s", events, why);
-			if (events % 2 != 0 || it->len < 2)
-				continue;
-			if (cap < it->len + 16) {
-				cap = it->len * 2 + 16;
-				buf = realloc(buf, cap);
-			}
-			mutated++;
-			switch (compare(f, buf, mutate(text, it->len, buf, &seed), why, sizeof(why))) {
-			case -1:
-				m_refused++;
-				break;
-			case 1:
-				m_built++;
-				m_equal++;
-				break;
-			default:
-				m_built++;
-				if (!*first_bad)
-					snprintf(first_bad, sizeof(first_bad), "mutation of event %ld: %s",
-						 events, why);
-			}
-		}
-		chrome_reader_release(&r, b);
-	}
-	chrome_reader_stop(&r);
-	free(buf);
-	ok(events > 70000 && equal == events, "%ld of %ld events of the trace: the tree cJSON parses %s",
-	   equal, events, first_bad);
-	ok(m_built == m_equal, "%ld mutated events built: each one cJSON parses to the same tree %s",
-	   m_built, first_bad);
-	ok(m_built > mutated / 4 && m_refused > mutated / 4,
-	   "the mutations test both sides: %ld built, %ld refused of %ld", m_built, m_refused, mutated);
+	free(t.buf);
+	ok(t.events > 70000 && t.equal == t.events,
+	   "%ld of %ld events of the trace: the tree cJSON parses %s", t.equal, t.events,
+	   t.first_bad);
+	ok(t.m_built == t.m_equal, "%ld mutated events built: each one cJSON parses to the same tree %s",
+	   t.m_built, t.first_bad);
+	ok(t.m_built > t.mutated / 4 && t.m_refused > t.mutated / 4,
+	   "the mutations test both sides: %ld built, %ld refused of %ld", t.m_built, t.m_refused,
+	   t.mutated);
 }
 
 int main(int argc, char **argv)
