@@ -7,9 +7,12 @@
  * to the previous row's is not bound again. None of profq's code runs in the timed part, so the
  * import cannot beat these times; bench/rows_ceiling.sh sets them beside the import's phases.
  *
- *   rows_ceiling SRC_DB OUT_DB
+ *   rows_ceiling SRC_DB OUT_DB [CHUNK]
  *
- * prints one line: "rows N insert S index S commit S" (seconds, wall). */
+ * With CHUNK, the event tables' rows go in turn, CHUNK rows of a table at a time, each table
+ * at the pace that has them all end together (its share of the rows), as an import interleaves
+ * them; without, a table after the other. Prints one line: "rows N insert S index S commit S"
+ * (seconds, wall). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,65 +150,119 @@ static void load(sqlite3 *src, table_rows *t)
 	sqlite3_free(cols);
 }
 
-/* Inserts t's rows; the bytes of each column's last bound value decide whether to bind again. */
-static void insert(sqlite3 *db, table_rows *t)
-{
+/* Inserting a table's rows: its statement, where its next row is, the bytes of each column's last
+ * bound value (which decide whether to bind again), and how many rows are in. */
+typedef struct cursor {
 	sqlite3_stmt *st;
-	const unsigned char *p = t->buf;
-	const unsigned char **last = calloc((size_t)t->ncols, sizeof(*last));
+	const unsigned char *p;
+	const unsigned char **last;
+	int64_t done;
+} cursor;
 
-	if (last == NULL)
+static void open_cursor(sqlite3 *db, const table_rows *t, cursor *c)
+{
+	c->p = t->buf;
+	c->done = 0;
+	if ((c->last = calloc((size_t)t->ncols + 1, sizeof(*c->last))) == NULL)
 		die("out of memory", NULL);
-	if (sqlite3_prepare_v3(db, t->insert_sql, -1, SQLITE_PREPARE_PERSISTENT, &st, NULL) !=
+	if (sqlite3_prepare_v3(db, t->insert_sql, -1, SQLITE_PREPARE_PERSISTENT, &c->st, NULL) !=
 	    SQLITE_OK)
 		die(t->name, db);
-	for (int64_t r = 0; r < t->nrows; r++) {
-		for (int i = 0; i < t->ncols; i++) {
-			const unsigned char *v = p;
-			uint32_t n;
+}
 
-			switch (*p++) {
-			case 'i':
-				if (last[i] == NULL || memcmp(last[i], v, 9) != 0) {
-					int64_t x;
+static void close_cursor(cursor *c)
+{
+	sqlite3_finalize(c->st);
+	free(c->last);
+}
 
-					memcpy(&x, p, sizeof(x));
-					sqlite3_bind_int64(st, i + 1, x);
-					last[i] = v;
-				}
-				p += 8;
-				break;
-			case 'r':
-				if (last[i] == NULL || memcmp(last[i], v, 9) != 0) {
-					double x;
+/* Inserts t's next row. */
+static void insert_next(sqlite3 *db, const table_rows *t, cursor *c)
+{
+	sqlite3_stmt *st = c->st;
+	const unsigned char *p = c->p, **last = c->last;
 
-					memcpy(&x, p, sizeof(x));
-					sqlite3_bind_double(st, i + 1, x);
-					last[i] = v;
-				}
-				p += 8;
-				break;
-			case 'n':
-				if (last[i] == NULL || *last[i] != 'n') {
-					sqlite3_bind_null(st, i + 1);
-					last[i] = v;
-				}
-				break;
-			default:
-				memcpy(&n, p, sizeof(n));
-				p += sizeof(n);
-				sqlite3_bind_text(st, i + 1, (const char *)p, (int)n, SQLITE_STATIC);
-				last[i] = NULL; /* texts are bound every row, as the store does */
-				p += n;
-				break;
+	for (int i = 0; i < t->ncols; i++) {
+		const unsigned char *v = p;
+		uint32_t n;
+
+		switch (*p++) {
+		case 'i':
+			if (last[i] == NULL || memcmp(last[i], v, 9) != 0) {
+				int64_t x;
+
+				memcpy(&x, p, sizeof(x));
+				sqlite3_bind_int64(st, i + 1, x);
+				last[i] = v;
+			}
+			p += 8;
+			break;
+		case 'r':
+			if (last[i] == NULL || memcmp(last[i], v, 9) != 0) {
+				double x;
+
+				memcpy(&x, p, sizeof(x));
+				sqlite3_bind_double(st, i + 1, x);
+				last[i] = v;
+			}
+			p += 8;
+			break;
+		case 'n':
+			if (last[i] == NULL || *last[i] != 'n') {
+				sqlite3_bind_null(st, i + 1);
+				last[i] = v;
+			}
+			break;
+		default:
+			memcpy(&n, p, sizeof(n));
+			p += sizeof(n);
+			sqlite3_bind_text(st, i + 1, (const char *)p, (int)n, SQLITE_STATIC);
+			last[i] = NULL; /* texts are bound every row, as the store does */
+			p += n;
+			break;
+		}
+	}
+	if (sqlite3_step(st) != SQLITE_DONE)
+		die(t->name, db);
+	sqlite3_reset(st);
+	c->p = p;
+	c->done++;
+}
+
+/* Every table's rows: a table after the other (chunk 0), or the event tables' in turn, chunk
+ * rows at a time from the one furthest behind its share. */
+static void insert_all(sqlite3 *db, const table_rows *tables, int ntables, int chunk)
+{
+	cursor *c = calloc((size_t)ntables + 1, sizeof(*c));
+
+	if (c == NULL)
+		die("out of memory", NULL);
+	for (int i = 0; i < ntables; i++) {
+		open_cursor(db, &tables[i], &c[i]);
+		if (chunk == 0 || !is_event_table(tables[i].name))
+			while (c[i].done < tables[i].nrows)
+				insert_next(db, &tables[i], &c[i]);
+	}
+	for (;;) {
+		int behind = -1;
+		double least = 1;
+
+		for (int i = 0; i < ntables; i++) {
+			double share = tables[i].nrows ? (double)c[i].done / tables[i].nrows : 1;
+
+			if (share < least) {
+				least = share;
+				behind = i;
 			}
 		}
-		if (sqlite3_step(st) != SQLITE_DONE)
-			die(t->name, db);
-		sqlite3_reset(st);
+		if (behind < 0)
+			break;
+		for (int k = 0; k < chunk && c[behind].done < tables[behind].nrows; k++)
+			insert_next(db, &tables[behind], &c[behind]);
 	}
-	sqlite3_finalize(st);
-	free(last);
+	for (int i = 0; i < ntables; i++)
+		close_cursor(&c[i]);
+	free(c);
 }
 
 int main(int argc, char **argv)
@@ -218,8 +275,8 @@ int main(int argc, char **argv)
 	pq_error err;
 	double t0, t1, t2, t3;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: rows_ceiling SRC_DB OUT_DB\n");
+	if (argc != 3 && (argc != 4 || atoi(argv[3]) < 1)) {
+		fprintf(stderr, "usage: rows_ceiling SRC_DB OUT_DB [CHUNK]\n");
 		return 2;
 	}
 	if (sqlite3_open_v2(argv[1], &src, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
@@ -269,8 +326,7 @@ int main(int argc, char **argv)
 	t0 = now();
 	if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
 		die("begin", db);
-	for (int i = 0; i < ntables; i++)
-		insert(db, &tables[i]);
+	insert_all(db, tables, ntables, argc == 4 ? atoi(argv[3]) : 0);
 	t1 = now();
 	if (pq_db_build_event_indexes(db, NULL, &err) != 0) {
 		fprintf(stderr, "rows_ceiling: %s\n", err.msg);

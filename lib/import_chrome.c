@@ -622,8 +622,8 @@ static void release(importer *im)
 	im->qi = NULL;
 }
 
-int pq_import_chrome(pq_store *s, const char *path, const pq_import_options *opt,
-		     pq_import_stats *stats, pq_error *err)
+static int import_rounds(pq_store *s, const char *path, const pq_import_options *opt,
+			 pq_import_stats *stats, pq_error *err)
 {
 	static const pq_import_options defaults;
 	run_facts known = { 0 };
@@ -655,4 +655,16 @@ int pq_import_chrome(pq_store *s, const char *path, const pq_import_options *opt
 		if (pq_store_abort_run(s, err) != 0)
 			return -1;
 	}
+}
+
+int pq_import_chrome(pq_store *s, const char *path, const pq_import_options *opt,
+		     pq_import_stats *stats, pq_error *err)
+{
+	int rc;
+
+	/* A trace's events go to several tables in turn: held and written a table at a time. */
+	pq_store_group_rows(s, 1);
+	rc = import_rounds(s, path, opt, stats, err);
+	pq_store_group_rows(s, 0);
+	return rc;
 }

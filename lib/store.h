@@ -249,6 +249,14 @@ int pq_store_abort_run(pq_store *s, pq_error *err);
  * index per row. 0, the default, keeps the indexes. */
 void pq_store_expect_rows(pq_store *s, int64_t rows);
 
+/* Rows given in turn to several tables (on: 1) are held and written a few hundred of a table at
+ * a time, each table's in the order given, so its ids are the same: SQLite inserts them faster.
+ * Every row's texts are copied, and its checks made, when it is given; an error of SQLite's comes
+ * from a later call (the one that writes the group, or the commit). A row whose id is asked for
+ * is written at once, after its table's held rows. Off (0, the default): rows given from then on
+ * are written at once, after the held ones of their table. */
+void pq_store_group_rows(pq_store *s, int on);
+
 /* Where pq_store_build_indexes(), pq_store_finish_run() and pq_store_abort_run() report their
  * phases (progress.h: PQ_PHASE_INDEX, PQ_PHASE_COMMIT); the struct is copied, NULL stops it. */
 void pq_store_set_progress(pq_store *s, const pq_progress *progress);

@@ -116,17 +116,18 @@ static const pq_col cuda_name_cols[] = {
 };
 
 const pq_table pq_tables[PQ_T_COUNT] = {
-	[PQ_T_KERNELS] = { "kernels", kernel_cols, N(kernel_cols) },
-	[PQ_T_MEMCPYS] = { "memcpys", memcpy_cols, N(memcpy_cols) },
-	[PQ_T_MEMSETS] = { "memsets", memset_cols, N(memset_cols) },
-	[PQ_T_API_CALLS] = { "api_calls", api_call_cols, N(api_call_cols) },
-	[PQ_T_RANGES] = { "ranges", range_cols, N(range_cols) },
-	[PQ_T_MARKS] = { "marks", mark_cols, N(mark_cols) },
-	[PQ_T_MEMORY_EVENTS] = { "memory_events", memory_event_cols, N(memory_event_cols) },
-	[PQ_T_COUNTERS] = { "counters", counter_cols, N(counter_cols) },
-	[PQ_T_SYNCHRONIZATIONS] = { "synchronizations", sync_cols, N(sync_cols) },
-	[PQ_T_FLOWS] = { "flows", flow_cols, N(flow_cols) },
-	[PQ_T_CUDA_NAMES] = { "cuda_names", cuda_name_cols, N(cuda_name_cols) },
+	[PQ_T_KERNELS] = { "kernels", kernel_cols, N(kernel_cols), sizeof(pq_kernel) },
+	[PQ_T_MEMCPYS] = { "memcpys", memcpy_cols, N(memcpy_cols), sizeof(pq_memcpy) },
+	[PQ_T_MEMSETS] = { "memsets", memset_cols, N(memset_cols), sizeof(pq_memset) },
+	[PQ_T_API_CALLS] = { "api_calls", api_call_cols, N(api_call_cols), sizeof(pq_api_call) },
+	[PQ_T_RANGES] = { "ranges", range_cols, N(range_cols), sizeof(pq_range) },
+	[PQ_T_MARKS] = { "marks", mark_cols, N(mark_cols), sizeof(pq_mark) },
+	[PQ_T_MEMORY_EVENTS] = { "memory_events", memory_event_cols, N(memory_event_cols),
+				 sizeof(pq_memory_event) },
+	[PQ_T_COUNTERS] = { "counters", counter_cols, N(counter_cols), sizeof(pq_counter) },
+	[PQ_T_SYNCHRONIZATIONS] = { "synchronizations", sync_cols, N(sync_cols), sizeof(pq_sync) },
+	[PQ_T_FLOWS] = { "flows", flow_cols, N(flow_cols), sizeof(pq_flow) },
+	[PQ_T_CUDA_NAMES] = { "cuda_names", cuda_name_cols, N(cuda_name_cols), sizeof(pq_cuda_name) },
 };
 
 void pq_table_init_row(const pq_table *t, void *row)

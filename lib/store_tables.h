@@ -25,6 +25,7 @@ typedef struct pq_table {
 	const char *name;
 	const pq_col *cols;
 	size_t ncols;
+	size_t row_size; /* sizeof the row struct */
 } pq_table;
 
 enum pq_table_id {

@@ -9,38 +9,9 @@
 
 #include "db.h"
 #include "store.h"
+#include "store_files.h"
 #include "tap.h"
 #include "version.h"
-
-static char dir[256];
-
-static const char *path_in(const char *name)
-{
-	static char buf[4][512];
-	static int next;
-	char *p = buf[next++ % 4];
-
-	snprintf(p, sizeof(buf[0]), "%s/%s", dir, name);
-	return p;
-}
-
-/* One integer from a query on a separate read-only connection (what a live reader sees). */
-static int64_t query_int(const char *path, const char *sql)
-{
-	sqlite3 *db = NULL;
-	sqlite3_stmt *st = NULL;
-	int64_t v = -999;
-
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
-	    sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
-	    sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_type(st, 0) == SQLITE_NULL ? PQ_NULL : sqlite3_column_int64(st, 0);
-	else
-		printf("# query failed: %s: %s\n", sql, db ? sqlite3_errmsg(db) : "?");
-	sqlite3_finalize(st);
-	sqlite3_close(db);
-	return v;
-}
 
 static char *query_text(const char *path, const char *sql)
 {
@@ -73,20 +44,6 @@ static char *read_file(const char *path, size_t *n)
 	*n = fread(buf, 1, 1 << 16, f);
 	fclose(f);
 	return buf;
-}
-
-/* A store on path (batch_rows as pq_store_open) with a run of that source begun. */
-static pq_store *open_with_run(const char *path, int64_t batch_rows, const char *source)
-{
-	pq_store *s = NULL;
-	pq_error err;
-	pq_run_info run;
-
-	pq_store_open(path, batch_rows, &s, &err);
-	pq_run_info_init(&run);
-	run.source = source;
-	pq_store_begin_run(s, &run, NULL, &err);
-	return s;
 }
 
 static void test_new_database(void)
