@@ -1450,8 +1450,13 @@ static int hold_row(pq_store *s, enum pq_table_id t, const void *row, pq_error *
 	if (g->rows == NULL) {
 		g->rows = malloc(GROUP_ROWS * tab->row_size);
 		g->held = malloc(GROUP_ROWS * (pl->nothers + 1) * sizeof(*g->held)); /* never 0 */
-		if (g->rows == NULL || g->held == NULL)
+		if (g->rows == NULL || g->held == NULL) {
+			free(g->rows);
+			free(g->held);
+			g->rows = NULL;
+			g->held = NULL;
 			return pq_fail(err, "out of memory");
+		}
 	}
 	for (size_t k = 0; k < pl->nints; k++)
 		if (pl->ints[k].required &&
