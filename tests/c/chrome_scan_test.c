@@ -136,13 +136,9 @@ static void hand_cases(void)
 static size_t mutate(const char *text, size_t n, char *buf, uint64_t *seed)
 {
 	static const char pool[] = "\"\\{}[],: \tx0";
-	uint64_t x = *seed;
+	uint64_t x = xorshift_next(seed);
 	size_t at;
 
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	*seed = x;
 	at = (size_t)(x >> 8) % n;
 	memcpy(buf, text, n);
 	switch (x % 3) {
@@ -163,9 +159,7 @@ static size_t mutate(const char *text, size_t n, char *buf, uint64_t *seed)
 typedef struct tally {
 	long events, with_args, checked, agreed;
 	char first_bad[200];
-	char *buf;
-	size_t cap;
-	uint64_t seed;
+	event_scratch s;        /* the mutated copies */
 } tally;
 
 static void check_event(const char *text, const chrome_item *it, void *ctx)
@@ -177,25 +171,23 @@ static void check_event(const char *text, const chrome_item *it, void *ctx)
 		return;
 	t->events++;
 	t->with_args += args_member(text, &it->m) >= 0;
-	if (t->cap < it->len + 2) {
-		t->cap = it->len * 2 + 2;
-		t->buf = realloc(t->buf, t->cap);
-	}
+	if (scratch_room(&t->s, it->len + 2) == NULL)
+		return;
 	/* as it is, cut short (more text to come, or the end), and one mutation */
 	for (int k = 0; k < 4; k++) {
 		size_t n = it->len;
 		int at_eof = 1;
 
-		memcpy(t->buf, text, n);
+		memcpy(t->s.buf, text, n);
 		if (k == 1 || k == 2) {
-			n = (size_t)(t->seed % it->len);
-			t->seed = t->seed * 6364136223846793005u + 1442695040888963407u;
+			n = (size_t)(t->s.seed % it->len);
+			t->s.seed = t->s.seed * 6364136223846793005u + 1442695040888963407u;
 			at_eof = k == 2;
 		} else if (k == 3) {
-			n = mutate(text, it->len, t->buf, &t->seed);
+			n = mutate(text, it->len, t->s.buf, &t->s.seed);
 		}
 		t->checked++;
-		if (agrees(t->buf, n, at_eof, why, sizeof(why)))
+		if (agrees(t->s.buf, n, at_eof, why, sizeof(why)))
 			t->agreed++;
 		else if (!*t->first_bad)
 			snprintf(t->first_bad, sizeof(t->first_bad), "event %ld, case %d: %s",
@@ -205,11 +197,11 @@ static void check_event(const char *text, const chrome_item *it, void *ctx)
 
 static void trace_events(const char *path)
 {
-	tally t = { .seed = 88172645463325252u };
+	tally t = { .s.seed = 88172645463325252u };
 
 	if (each_trace_event(path, check_event, &t) != 0)
 		return;
-	free(t.buf);
+	free(t.s.buf);
 	ok(t.events > 70000 && t.with_args > t.events / 2, "%ld events of the trace, %ld with args",
 	   t.events, t.with_args);
 	ok(t.agreed == t.checked, "%ld of %ld scans (events whole, cut short, mutated) agree %s",

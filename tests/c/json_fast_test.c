@@ -189,13 +189,9 @@ static size_t mutate(const char *text, size_t n, char *buf, uint64_t *seed)
 	static const char pool[] = "\"\\{}[],:0-+eE.u \t\x01\xe9\x80";
 	static const char *const inserts[] = { "\\ud800", "\\udc00", "\\u0000", "1e999", "-0",
 					       "01", "\\", "\"", "\xff", "\xc3\xa9", "[[[" };
-	uint64_t x = *seed;
+	uint64_t x = xorshift_next(seed);
 	size_t at, len;
 
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	*seed = x;
 	at = (size_t)(x >> 8) % n;
 	switch (x % 3) {
 	case 0: /* replace a byte */
@@ -223,9 +219,7 @@ typedef struct tally {
 	pq_json_fast *f;
 	long events, equal, mutated, m_built, m_equal, m_refused;
 	char first_bad[320];
-	char *buf;
-	size_t cap;
-	uint64_t seed;
+	event_scratch s;        /* the mutated copies */
 } tally;
 
 static void check_event(const char *text, const chrome_item *it, void *ctx)
@@ -240,12 +234,10 @@ static void check_event(const char *text, const chrome_item *it, void *ctx)
 		snprintf(t->first_bad, sizeof(t->first_bad), "event %ld: %s", t->events, why);
 	if (t->events % 2 != 0 || it->len < 2)
 		return;
-	if (t->cap < it->len + 16) {
-		t->cap = it->len * 2 + 16;
-		t->buf = realloc(t->buf, t->cap);
-	}
+	if (scratch_room(&t->s, it->len + 16) == NULL)
+		return;
 	t->mutated++;
-	switch (compare(t->f, t->buf, mutate(text, it->len, t->buf, &t->seed), why, sizeof(why))) {
+	switch (compare(t->f, t->s.buf, mutate(text, it->len, t->s.buf, &t->s.seed), why, sizeof(why))) {
 	case -1:
 		t->m_refused++;
 		break;
@@ -263,11 +255,11 @@ static void check_event(const char *text, const chrome_item *it, void *ctx)
 
 static void trace_events(pq_json_fast *f, const char *path)
 {
-	tally t = { .f = f, .seed = 88172645463325252u };
+	tally t = { .f = f, .s.seed = 88172645463325252u };
 
 	if (each_trace_event(path, check_event, &t) != 0)
 		return;
-	free(t.buf);
+	free(t.s.buf);
 	ok(t.events > 70000 && t.equal == t.events,
 	   "%ld of %ld events of the trace: the tree cJSON parses %s", t.equal, t.events,
 	   t.first_bad);

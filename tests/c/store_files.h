@@ -4,12 +4,35 @@
 #define PQ_TEST_STORE_FILES_H
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <sqlite3.h>
 
 #include "store.h"
 
 static char dir[256];
+
+/* Makes dir, a new directory named prefix-XXXXXX under $TMPDIR (or /tmp): 0, or -1 after a
+ * "Bail out!" line. */
+static inline int make_dir(const char *prefix)
+{
+	snprintf(dir, sizeof(dir), "%s/%s-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+		 prefix);
+	if (mkdtemp(dir) == NULL) {
+		puts("Bail out! cannot make a temporary directory");
+		return -1;
+	}
+	return 0;
+}
+
+static inline void remove_dir(void)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		printf("# could not remove %s\n", dir);
+}
 
 static inline const char *path_in(const char *name)
 {

@@ -344,21 +344,11 @@ static void test_refused_when_written(void)
 
 int main(void)
 {
-	snprintf(dir, sizeof(dir), "%s/profq-store-group-XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (mkdtemp(dir) == NULL) {
-		puts("Bail out! cannot make a temporary directory");
+	if (make_dir("profq-store-group") != 0)
 		return 1;
-	}
 	test_same_rows();
 	test_held_rows_written_or_dropped();
 	test_refused_when_written();
-	{
-		char cmd[300];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-		if (system(cmd) != 0)
-			printf("# could not remove %s\n", dir);
-	}
+	remove_dir();
 	return done_testing();
 }

@@ -856,11 +856,8 @@ static void test_refusals(void)
 
 int main(void)
 {
-	snprintf(dir, sizeof(dir), "%s/profq-store-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (mkdtemp(dir) == NULL) {
-		puts("Bail out! cannot make a temporary directory");
+	if (make_dir("profq-store") != 0)
 		return 1;
-	}
 	test_new_database();
 	test_rows_round_trip();
 	test_required_fields();
@@ -875,11 +872,6 @@ int main(void)
 	test_attach_and_range_end();
 	test_span_from_rows();
 	test_refusals();
-	{
-		char cmd[300];
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-		if (system(cmd) != 0)
-			printf("# could not remove %s\n", dir);
-	}
+	remove_dir();
 	return done_testing();
 }

@@ -4,7 +4,38 @@
 #ifndef PQ_TEST_TRACE_EVENTS_H
 #define PQ_TEST_TRACE_EVENTS_H
 
+#include <stdint.h>
+#include <stdlib.h>
+
 #include "chrome_reader.h"
+
+/* The mutation tests' scratch: a copy of an event's text made in buf, and the xorshift64 state
+ * (Marsaglia, "Xorshift RNGs", 2003) that chooses what changes in it. */
+typedef struct event_scratch {
+	char *buf;
+	size_t cap;
+	uint64_t seed;
+} event_scratch;
+
+static inline uint64_t xorshift_next(uint64_t *seed)
+{
+	uint64_t x = *seed;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return *seed = x;
+}
+
+/* s->buf with room for n bytes (NULL when out of memory). */
+static inline char *scratch_room(event_scratch *s, size_t n)
+{
+	if (s->cap < n) {
+		s->cap = n * 2;
+		s->buf = realloc(s->buf, s->cap);
+	}
+	return s->buf;
+}
 
 typedef void (*trace_event_fn)(const char *text, const chrome_item *it, void *ctx);
 
