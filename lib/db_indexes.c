@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "schema_sql.h"
 
@@ -113,20 +112,22 @@ static void set_pragma(sqlite3 *db, const char *pragma, int v)
 	sqlite3_exec(db, sql, NULL, NULL, NULL);
 }
 
-/* SQLite's sorter on every CPU for the indexes of large tables: with PRAGMA threads, a sort
- * larger than its budget is cut into runs that helper threads sort and write out while this one
- * scans the table, then merged by them. The budget is the page cache's size (at least 250 pages),
- * so the cache is small while such an index is built, and a table that fits in the usual cache
- * would then be read from the file again for each of its indexes: every index of the 500 MB Kineto
- * bench trace (tables of at most 0.6 M rows, read 3-4 times each) took 1.1-2x as long that way,
- * 2.1 s against 1.2 s in all. So only a table of a million rows or more, larger than the cache
- * whatever its width, is sorted that way: the NVTX ranges of the 2.5 M-row nsys bench export
- * (bench/RESULTS.md). The runs go to SQLite's temporary directory, as a sort beyond the cache did
- * before. */
+/* The sorter's budget for the indexes of large tables. SQLite sorts an index's keys in memory up
+ * to a budget, the page cache's size (at least 250 pages), and beyond it in runs written out and
+ * merged. A run that fits the CPU's caches sorts faster than one list of the whole table, so an
+ * index of a table larger than the usual cache builds faster with the cache set to 4 MiB while
+ * it is built (the 2.5 M-row nsys bench export, bench/RESULTS.md). But a table that fits in the
+ * usual cache would then be read from the file again for each of its indexes: every index of the
+ * 500 MB Kineto bench trace (tables of at most 0.6 M rows, read 3-4 times each) took 1.1-2x as
+ * long that way. So only a table of a million rows or more, larger than the cache whatever its
+ * width, is sorted that way: the NVTX ranges of the nsys export. No helper threads (PRAGMA
+ * threads): on the AMD machine they made that phase 0.5-1 s slower and cost 1.3-1.8 s of CPU
+ * (bench/RESULTS.md, fourteenth session). The runs go to SQLite's temporary directory, as a sort
+ * beyond the cache did before. */
 #define SORT_RUN_KIB 4096
-#define THREADED_SORT_ROWS 1000000
+#define IN_RUNS_ROWS 1000000
 
-/* Whether table (len bytes of name) holds THREADED_SORT_ROWS rows or more (PROFQ_SORT_ROWS in
+/* Whether table (len bytes of name) holds IN_RUNS_ROWS rows or more (PROFQ_SORT_ROWS in
  * the environment says another number: tests/c/store.t takes this path on fewer rows): by its
  * largest rowid, one B-tree descent (rowids only grow in event tables). */
 static int large_table(sqlite3 *db, const char *table, int len)
@@ -137,42 +138,36 @@ static int large_table(sqlite3 *db, const char *table, int len)
 	int large = 0;
 
 	snprintf(sql, sizeof(sql), "SELECT max(rowid) >= %lld FROM \"%.*s\"",
-		 knob != NULL ? atoll(knob) : THREADED_SORT_ROWS, len, table);
+		 knob != NULL ? atoll(knob) : IN_RUNS_ROWS, len, table);
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
 		large = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
 	return large;
 }
 
-/* Builds index d; with helper threads when cpus allow and its table is large. */
-static int build_one(sqlite3 *db, const index_def *d, long cpus, pq_error *err)
+/* Builds index d; sorted in runs when its table is large. */
+static int build_one(sqlite3 *db, const index_def *d, pq_error *err)
 {
 	char sql[1024];
-	int threaded = cpus > 1 && large_table(db, d->table, d->table_len), threads = 0, cache = 0;
+	int in_runs = large_table(db, d->table, d->table_len), cache = 0;
 	int rc;
 
 	if (snprintf(sql, sizeof(sql), CREATE_INDEX "IF NOT EXISTS %.*s", d->rest_len, d->rest) >=
 	    (int)sizeof(sql))
 		return pq_fail(err, "an index definition is too long");
-	if (threaded) {
-		threads = pragma_int(db, "threads");
+	if (in_runs) {
 		cache = pragma_int(db, "cache_size");
-		set_pragma(db, "threads", (int)(cpus - 1));
 		set_pragma(db, "cache_size", -SORT_RUN_KIB);
 	}
 	rc = pq_db_exec(db, sql, "cannot build an index", err);
-	if (threaded) {
-		set_pragma(db, "threads", threads);
-		if (cache != 0) /* 0: it could not be read */
-			set_pragma(db, "cache_size", cache);
-	}
+	if (in_runs && cache != 0) /* 0: it could not be read */
+		set_pragma(db, "cache_size", cache);
 	return rc;
 }
 
 int pq_db_build_event_indexes(sqlite3 *db, const pq_progress *progress, pq_error *err)
 {
 	const char *pos = pq_schema_sql;
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	index_def d;
 	uint64_t done = 0, total = 0;
 
@@ -181,7 +176,7 @@ int pq_db_build_event_indexes(sqlite3 *db, const pq_progress *progress, pq_error
 	pos = pq_schema_sql;
 	pq_progress_report(progress, PQ_PHASE_INDEX, 0, total);
 	while (next_event_index(&pos, &d)) {
-		if (build_one(db, &d, cpus, err) != 0)
+		if (build_one(db, &d, err) != 0)
 			return -1;
 		pq_progress_report(progress, PQ_PHASE_INDEX, ++done, total);
 	}

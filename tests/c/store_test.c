@@ -547,9 +547,8 @@ static void test_deferred_indexes(void)
 }
 
 /* An index of a large table (here: 100,000 rows or more) whose sort is larger than the sorter's
- * budget while indexes are built (4 MiB) is sorted in runs by helper threads and merged: the
- * index holds every row in order, and the connection's threads and cache_size are what they
- * were before. */
+ * budget while indexes are built (4 MiB) is sorted in runs and merged: the index holds every row
+ * in order, and the connection's cache_size is what it was before. */
 static void test_indexes_sorted_in_runs(void)
 {
 	const char *path = path_in("runs.db");
@@ -561,7 +560,7 @@ static void test_indexes_sorted_in_runs(void)
 	uint64_t x = 88172645463325252ull;
 
 	ok(pq_db_open(path, PQ_OPEN_CREATE, &db, NULL, &err) == 0, "open a new file");
-	sqlite3_exec(db, "PRAGMA cache_size = -12345; PRAGMA threads = 0; BEGIN; "
+	sqlite3_exec(db, "PRAGMA cache_size = -12345; BEGIN; "
 		     "INSERT INTO runs (id, source) VALUES (1, 'runs'); "
 		     "INSERT INTO strings (id, value) VALUES (1, 'm')", NULL, NULL, NULL);
 	ok(pq_db_drop_event_indexes(db, &err) == 0, "drop the event indexes");
@@ -584,11 +583,6 @@ static void test_indexes_sorted_in_runs(void)
 	ok(pq_db_build_event_indexes(db, NULL, &err) == 0, "build them over %d rows in no order", N);
 	unsetenv("PROFQ_SORT_ROWS");
 	sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
-	is_int(query_int(path, "PRAGMA threads"), 0, "a new connection's threads are untouched");
-	sqlite3_prepare_v2(db, "PRAGMA threads", -1, &st, NULL);
-	is_int(sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1, 0,
-	       "threads is set back");
-	sqlite3_finalize(st);
 	sqlite3_prepare_v2(db, "PRAGMA cache_size", -1, &st, NULL);
 	is_int(sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1, -12345,
 	       "cache_size is set back");
