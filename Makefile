@@ -146,6 +146,11 @@ $(B)/tests/%: tests/c/%_test.c tests/c/tap.h $(B)/libprofq.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Itests/c -o $@ $< $(B)/libprofq.a $(DEP_LIBS)
 
+# cli/huge_pages.c is the CLI's; its test builds it in.
+$(B)/tests/huge_pages: tests/c/huge_pages_test.c cli/huge_pages.c cli/huge_pages.h tests/c/tap.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Itests/c -o $@ $< cli/huge_pages.c
+
 $(B)/bench/parse_bench: bench/parse_bench.c $(B)/libprofq.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libprofq.a $(DEP_LIBS)

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "huge_pages.h"
 #include "profq.h"
 #include "queries.h"
 #include "version.h"
@@ -62,6 +63,9 @@ int main(int argc, char **argv)
 		       PQ_SCHEMA_VERSION, sqlite3_libversion());
 		return PQ_EXIT_OK;
 	}
+	/* An import's memory is most of its system time (huge_pages.c). */
+	if (strcmp(name, "import") == 0)
+		pq_huge_pages_exec(argv);
 	for (const pq_command *c = pq_commands; c->name != NULL; c++)
 		if (strcmp(name, c->name) == 0)
 			return c->run(argc - 1, argv + 1);
