@@ -15,10 +15,10 @@ CUDA_HOME  ?= /usr/local/cuda
 WARN     := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wformat=2 -Werror
 DEFS     := -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L
 # Recursive '=' so a `make deps` earlier in the same command line is seen.
-DEP_CFLAGS = $(shell $(PKG_CONFIG) --cflags sqlite3 libcjson zlib libcrypto)
+DEP_CFLAGS = $(shell $(PKG_CONFIG) --cflags sqlite3 libcjson zlib nettle)
 DEP_LIBS   = $(shell $(PKG_CONFIG) --libs sqlite3 libcjson zlib simdjson libisal) -lstdc++ -lm -pthread
 # Only the CLI hashes files (SHA-256 of imported files): the collector and the extension do not.
-CRYPTO_LIBS = $(shell $(PKG_CONFIG) --libs libcrypto)
+CRYPTO_LIBS = $(shell $(PKG_CONFIG) --libs nettle)
 # libcurl is loaded at run time by the commands that talk to ClickHouse (lib/clickhouse_curl.c).
 CURL_LIBS = -ldl
 # The extension reads JSON arguments with cJSON and demangles with the C++ runtime.
@@ -83,8 +83,8 @@ deps:
 	@sh scripts/install-deps.sh
 
 depcheck:
-	@$(PKG_CONFIG) --exists sqlite3 libcjson zlib libcrypto libcurl simdjson libisal || { echo \
-	"profq: missing build dependencies (pkg-config modules sqlite3, libcjson, zlib, libcrypto, \
+	@$(PKG_CONFIG) --exists sqlite3 libcjson zlib nettle libcurl simdjson libisal || { echo \
+	"profq: missing build dependencies (pkg-config modules sqlite3, libcjson, zlib, nettle, \
 	libcurl, simdjson, libisal): run 'make deps'" >&2; exit 1; }
 
 # The views: schema/views.sql, then those of the reports with derived rows (scripts/report-view.sh).

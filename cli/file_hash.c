@@ -1,5 +1,7 @@
-/* file_hash.c - the SHA-256 of a file's bytes (OpenSSL's libcrypto), which `profq import` keeps per
- * run to know a file it has already imported: at once, or on a thread beside the import. */
+/* file_hash.c - the SHA-256 of a file's bytes (Nettle), which `profq import` keeps per run to know
+ * a file it has already imported: at once, or on a thread beside the import. Nettle rather than
+ * OpenSSL's libcrypto: the same hash at about the same speed (SHA-NI), but libcrypto's 21 k
+ * relocations took ~2-3 ms of every profq command's start, reports included (bench/RESULTS.md). */
 #define _GNU_SOURCE /* SCHED_IDLE */
 #include "file_hash.h"
 
@@ -9,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/evp.h>
+#include <nettle/sha2.h>
 
 #define CHUNK (1 << 20)
 
@@ -28,13 +30,12 @@ static int stopped(pq_file_hasher *h)
 /* Hashes the file; h (may be NULL) can ask it to stop between chunks (then -1, err set). */
 static int hash_file(const char *path, char hex[65], pq_file_hasher *h, pq_error *err)
 {
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int len = 0;
+	uint8_t md[SHA256_DIGEST_SIZE];
 	unsigned char *buf = malloc(CHUNK);
-	EVP_MD_CTX *ctx = NULL;
+	struct sha256_ctx ctx;
 	FILE *f = NULL;
 	size_t n;
-	int ok, read_error = 0;
+	int read_error = 0;
 
 	if (buf == NULL)
 		return pq_fail(err, "out of memory");
@@ -43,22 +44,18 @@ static int hash_file(const char *path, char hex[65], pq_file_hasher *h, pq_error
 		free(buf);
 		return pq_fail(err, "cannot open '%s': %s", path, strerror(errno));
 	}
-	ctx = EVP_MD_CTX_new();
-	ok = ctx != NULL && EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) == 1;
-	while (ok && !stopped(h) && (n = fread(buf, 1, CHUNK, f)) > 0)
-		ok = EVP_DigestUpdate(ctx, buf, n) == 1;
+	sha256_init(&ctx);
+	while (!stopped(h) && (n = fread(buf, 1, CHUNK, f)) > 0)
+		sha256_update(&ctx, n, buf);
 	read_error = ferror(f);
-	ok = ok && !read_error && !stopped(h) && EVP_DigestFinal_ex(ctx, md, &len) == 1 && len == 32;
-	EVP_MD_CTX_free(ctx);
 	fclose(f);
 	free(buf);
 	if (read_error)
 		return pq_fail(err, "cannot read '%s'", path);
 	if (stopped(h))
 		return pq_fail(err, "hashing '%s' was stopped", path);
-	if (!ok)
-		return pq_fail(err, "cannot hash '%s': SHA-256 failed", path);
-	for (unsigned int i = 0; i < len; i++)
+	sha256_digest(&ctx, SHA256_DIGEST_SIZE, md);
+	for (unsigned int i = 0; i < SHA256_DIGEST_SIZE; i++)
 		snprintf(hex + 2 * i, 3, "%02x", md[i]);
 	return 0;
 }

@@ -1,4 +1,4 @@
-/* file_hash.h - hashing input files (libcrypto). */
+/* file_hash.h - hashing input files (Nettle's SHA-256). */
 #ifndef PQ_FILE_HASH_H
 #define PQ_FILE_HASH_H
 

@@ -4,13 +4,13 @@
 set -eu
 
 # Build: compilers (g++ for lib/json_fast.cc, simdjson behind a C interface), pkg-config and the
-# libraries (libisal-dev: ISA-L's inflate for gzip traces; libssl-dev: libcrypto's SHA-256 for `profq import`; libcurl: `profq push` and `profq ch-report`, the CLI only); tests: the sqlite3 CLI,
+# libraries (libisal-dev: ISA-L's inflate for gzip traces; nettle-dev: Nettle's SHA-256 for `profq import`; libcurl: `profq push` and `profq ch-report`, the CLI only); tests: the sqlite3 CLI,
 # prove (perl), Debian's python3 (built with loadable-extension support); bench: GNU time; make
 # fuzz: clang's libFuzzer and sanitizer runtimes (libclang-rt-dev); the notebook test: pandas and
 # matplotlib; the HTML report test: xmllint and a headless chromium (with a font to draw text). clickhouse-server and curl: tests/clickhouse, which start two
 # servers themselves; where clickhouse-server cannot be installed those tests skip, so it is
 # installed separately below and its failure is not fatal.
-packages="gcc g++ clang libclang-rt-dev make pkg-config libsqlite3-dev libcjson-dev libsimdjson-dev libisal-dev zlib1g-dev libssl-dev libcurl4-openssl-dev
+packages="gcc g++ clang libclang-rt-dev make pkg-config libsqlite3-dev libcjson-dev libsimdjson-dev libisal-dev zlib1g-dev nettle-dev libcurl4-openssl-dev
 curl sqlite3 perl python3 time python3-pandas python3-matplotlib libxml2-utils chromium fonts-dejavu-core"
 optional="clickhouse-server"
 
