@@ -1,7 +1,8 @@
 /* rows_ceiling.c - what SQLite itself needs for the rows an import wrote: every row of a file
  * `profq import` made (its strings, dimension and event tables; not the derived tables) is read
  * into memory, then inserted into a new file set up as the import sets up its output (the
- * schema, the rollback journal, synchronous=NORMAL, a 64 MiB cache, the event indexes dropped),
+ * schema, the rollback journal, synchronous=NORMAL, a 64 MiB cache, the event indexes dropped
+ * but, for an Nsight Systems export's rows, the partial ones, as the nsys importer keeps them),
  * through one reused prepared statement a table, in one transaction; then the event indexes are
  * built and the transaction committed, as at the end of an import. As the store does, a value equal
  * to the previous row's is not bound again. None of profq's code runs in the timed part, so the
@@ -274,6 +275,7 @@ int main(int argc, char **argv)
 	int64_t rows = 0;
 	pq_error err;
 	double t0, t1, t2, t3;
+	int keep_partial = 0;
 
 	if (argc != 3 && (argc != 4 || atoi(argv[3]) < 1)) {
 		fprintf(stderr, "usage: rows_ceiling SRC_DB OUT_DB [CHUNK]\n");
@@ -315,11 +317,15 @@ int main(int argc, char **argv)
 		ntables++;
 	}
 	sqlite3_finalize(st);
+	if (sqlite3_prepare_v2(src, "SELECT EXISTS (SELECT 1 FROM runs WHERE source = 'nsys-sqlite')",
+			       -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		keep_partial = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
 	sqlite3_close(src);
 
 	if (pq_db_exec(db, "PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536",
 		       "cannot configure the database", &err) != 0 ||
-	    pq_db_drop_event_indexes(db, &err) != 0) {
+	    pq_db_drop_event_indexes(db, keep_partial, &err) != 0) {
 		fprintf(stderr, "rows_ceiling: %s\n", err.msg);
 		return 1;
 	}

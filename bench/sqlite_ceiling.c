@@ -49,7 +49,7 @@ int main(int argc, char **argv)
 	    pq_db_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
 			   "PRAGMA cache_size=-65536; INSERT INTO runs(id, source, created_utc, profq_version) VALUES (1, 'bench', '', '')",
 		       "setup", &err) != 0 ||
-	    pq_db_drop_event_indexes(db, &err) != 0 ||
+	    pq_db_drop_event_indexes(db, 0, &err) != 0 ||
 	    sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
 		fprintf(stderr, "sqlite_ceiling: %s\n", err.msg);
 		return 1;

@@ -118,8 +118,10 @@ int pq_db_derive_now(sqlite3 *db, int64_t no_host_ops, int64_t host_ops, pq_erro
 /* The event tables' secondary indexes (schema/schema.sql's CREATE INDEX statements on event
  * tables), dropped before a bulk load and built again after it (db_indexes.c). Building joins the
  * caller's transaction when one is open; indexes that exist are left alone. Building reports
- * PQ_PHASE_INDEX (indexes done, of all) to progress, which may be NULL. */
-int pq_db_drop_event_indexes(sqlite3 *db, pq_error *err);
+ * PQ_PHASE_INDEX (indexes done, of all) to progress, which may be NULL. keep_partial leaves the
+ * partial indexes (those with a WHERE) in place: for rows that fill none of them, keeping them
+ * costs a test per row, and building one costs a scan of its table. */
+int pq_db_drop_event_indexes(sqlite3 *db, int keep_partial, pq_error *err);
 int pq_db_build_event_indexes(sqlite3 *db, const pq_progress *progress, pq_error *err);
 /* How many of those indexes the file lacks (-1 when it cannot tell). */
 int pq_db_missing_event_indexes(sqlite3 *db);

@@ -76,13 +76,27 @@ static int next_event_index(const char **pos, index_def *d)
 	return 0;
 }
 
-int pq_db_drop_event_indexes(sqlite3 *db, pq_error *err)
+/* Whether d is a partial index (its definition has a WHERE). */
+static int is_partial(const index_def *d)
+{
+	static const char where[] = " WHERE ";
+	const int n = (int)sizeof(where) - 1;
+
+	for (int i = 0; i + n <= d->rest_len; i++)
+		if (memcmp(d->rest + i, where, (size_t)n) == 0)
+			return 1;
+	return 0;
+}
+
+int pq_db_drop_event_indexes(sqlite3 *db, int keep_partial, pq_error *err)
 {
 	const char *pos = pq_schema_sql;
 	index_def d;
 	char sql[128];
 
 	while (next_event_index(&pos, &d)) {
+		if (keep_partial && is_partial(&d))
+			continue;
 		snprintf(sql, sizeof(sql), "DROP INDEX IF EXISTS %.*s", d.name_len, d.name);
 		if (pq_db_exec(db, sql, "cannot drop an index", err) != 0)
 			return -1;

@@ -100,6 +100,7 @@ static int import(nsys_ctx *c)
 	info.hostname = c->hostname[0] ? c->hostname : NULL;
 	info.relative_time = c->relative;
 	info.time_offset_ns = c->offset;
+	pq_store_rows_fill_no_partial_index(c->s); /* no framework ids in an export */
 	if (pq_store_begin_run(c->s, &info, &c->stats->run_id, c->err) != 0)
 		return -1;
 	if (pq_import_source_metadata(c->s, c->opt, c->err) != 0)

@@ -131,7 +131,7 @@ int pq_merge_open(const char *out, pq_merge **mp, pq_error *err)
 	}
 	if (pq_db_check(db, out, err) != 0 || pq_db_add_missing_tables(db, err) != 0 ||
 	    merge_exec(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF", err) != 0 ||
-	    pq_db_drop_event_indexes(db, err) != 0)
+	    pq_db_drop_event_indexes(db, 0, err) != 0)
 		goto fail;
 	*mp = m;
 	return 0;

@@ -82,6 +82,7 @@ struct pq_store {
 	int64_t pending_rows;     /* rows in the open transaction */
 	int in_txn;
 	int64_t expect_rows;      /* pq_store_expect_rows() for the next run */
+	int keep_partial;         /* pq_store_rows_fill_no_partial_index() for the next run */
 	int deferred;             /* the event indexes were dropped by this store */
 	int lock_fd;              /* holds the open run's lock (runlock.h), -1 when none */
 	int64_t invalid_utf8;     /* texts of the open run that had invalid UTF-8 replaced */
@@ -391,6 +392,11 @@ void pq_store_close(pq_store *s)
 	free(s);
 }
 
+void pq_store_rows_fill_no_partial_index(pq_store *s)
+{
+	s->keep_partial = 1;
+}
+
 void pq_store_expect_rows(pq_store *s, int64_t rows)
 {
 	s->expect_rows = rows;
@@ -411,7 +417,7 @@ static int commit_unless_one_txn(pq_store *s, pq_error *err)
 
 int pq_store_defer_indexes(pq_store *s, pq_error *err)
 {
-	if (begin_txn(s, err) != 0 || pq_db_drop_event_indexes(s->db, err) != 0)
+	if (begin_txn(s, err) != 0 || pq_db_drop_event_indexes(s->db, s->keep_partial, err) != 0)
 		return -1;
 	s->deferred = 1;
 	return commit_unless_one_txn(s, err);
@@ -812,6 +818,7 @@ int pq_store_begin_run(pq_store *s, const pq_run_info *info, int64_t *run_id, pq
 	    pq_store_defer_indexes(s, err) != 0)
 		return -1;
 	s->expect_rows = 0;
+	s->keep_partial = 0;
 	if (s->batch_rows < 0)
 		return 0; /* the run and its rows commit together at finish */
 	return pq_store_commit(s, err);

@@ -546,6 +546,53 @@ static void test_deferred_indexes(void)
 	sqlite3_close(db);
 }
 
+/* A bulk run whose rows fill no partial index keeps those (the *_external ones) while its rows are
+ * written without the others; a row that has an external id all the same is in its index then;
+ * the next run drops them all again. */
+static void test_partial_indexes_kept(void)
+{
+	const char *path = path_in("partial.db");
+	const char *partial = EVENT_INDEXES " AND sql LIKE '% WHERE %'";
+	int64_t all, partials;
+	pq_store *s;
+	pq_error err;
+	pq_run_info run;
+	pq_range r;
+
+	pq_store_open(path, 0, &s, &err);
+	all = query_int(path, EVENT_INDEXES);
+	partials = query_int(path, partial);
+	ok(partials >= 3 && partials < all, "the schema has partial event indexes (%" PRId64 ")",
+	   partials);
+	pq_run_info_init(&run);
+	run.source = "bulk";
+	pq_store_expect_rows(s, 1000);
+	pq_store_rows_fill_no_partial_index(s);
+	ok(pq_store_begin_run(s, &run, NULL, &err) == 0, "begin a bulk run that keeps them");
+	is_int(query_int(path, EVENT_INDEXES), partials, "during the run only they are there");
+	is_int(query_int(path, partial), partials, "every one of them");
+	pq_range_init(&r);
+	r.kind = PQ_RANGE_NVTX_PUSH_POP;
+	r.name = "r";
+	for (int i = 0; i < 5; i++) {
+		r.start_ns = 10 * i;
+		r.end_ns = 10 * i + 5;
+		r.external_id = i == 3 ? 77 : PQ_NULL;
+		pq_store_range(s, &r, NULL, &err);
+	}
+	ok(pq_store_finish_run(s, &err) == 0, "finish it");
+	is_int(query_int(path, EVENT_INDEXES), all, "then every index is there");
+	is_int(query_int(path, "SELECT count(*) FROM ranges INDEXED BY ranges_external "
+			       "WHERE external_id = 77"), 1, "the one range with an external id is in it");
+	is_int(query_int(path, "SELECT count(*) FROM ranges INDEXED BY ranges_external "
+			       "WHERE external_id IS NOT NULL"), 1, "and no other");
+	pq_store_expect_rows(s, 1000);
+	pq_store_begin_run(s, &run, NULL, &err);
+	is_int(query_int(path, EVENT_INDEXES), 0, "the next bulk run drops them all");
+	pq_store_finish_run(s, &err);
+	pq_store_close(s);
+}
+
 /* An index of a large table (here: 100,000 rows or more) whose sort is larger than the sorter's
  * budget while indexes are built (4 MiB) is sorted in runs and merged: the index holds every row
  * in order, and the connection's cache_size is what it was before. */
@@ -563,7 +610,7 @@ static void test_indexes_sorted_in_runs(void)
 	sqlite3_exec(db, "PRAGMA cache_size = -12345; BEGIN; "
 		     "INSERT INTO runs (id, source) VALUES (1, 'runs'); "
 		     "INSERT INTO strings (id, value) VALUES (1, 'm')", NULL, NULL, NULL);
-	ok(pq_db_drop_event_indexes(db, &err) == 0, "drop the event indexes");
+	ok(pq_db_drop_event_indexes(db, 0, &err) == 0, "drop the event indexes");
 	sqlite3_prepare_v2(db, "INSERT INTO marks (run_id, ts_ns, kind, name_id) VALUES (1, ?1, 1, 1)",
 			   -1, &st, NULL);
 	for (int i = 0; i < N; i++) { /* xorshift64: times in no order */
@@ -861,6 +908,7 @@ int main(void)
 	test_name_columns_last_text();
 	test_bindings_random();
 	test_deferred_indexes();
+	test_partial_indexes_kept();
 	test_indexes_sorted_in_runs();
 	test_added_tables();
 	test_attach_and_range_end();
