@@ -2,7 +2,7 @@
  *
  * In the VMs profq is measured on a page fault costs 10-15 us of system time, and an import
  * touches fresh memory phase after phase (SQLite's page cache and sorter, the held rows, the
- * derived tables' arrays): 125 k faults and 1.7-1.9 s of system time for the 500 MB bench trace.
+ * derived tables' arrays): 125 k faults and 1.5-1.9 s of system time for the 500 MB bench trace.
  * glibc's malloc can ask the kernel for 2 MiB pages (the glibc.malloc.hugetlb=1 tunable, glibc
  * 2.35 and later, honoured where transparent huge pages are "always" or "madvise"): 27-35 k
  * faults there and 10-25 % less wall time (bench/RESULTS.md, issue 15). glibc reads its tunables
