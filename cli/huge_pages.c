@@ -8,7 +8,7 @@
  * faults there and 10-25 % less wall time (bench/RESULTS.md, issue 15). glibc reads its tunables
  * only when a program starts, hence one exec of the program itself, made before anything is
  * opened. The variable stays in the environment, so a program the command started would inherit
- * it: the commands that call this start none.
+ * it: the commands that call this (import, merge) start none.
  */
 #define _GNU_SOURCE
 #include "huge_pages.h"

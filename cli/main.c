@@ -63,8 +63,8 @@ int main(int argc, char **argv)
 		       PQ_SCHEMA_VERSION, sqlite3_libversion());
 		return PQ_EXIT_OK;
 	}
-	/* An import's memory is most of its system time (huge_pages.c). */
-	if (strcmp(name, "import") == 0)
+	/* An import's memory is most of its system time (huge_pages.c); merge imports traces too. */
+	if (strcmp(name, "import") == 0 || strcmp(name, "merge") == 0)
 		pq_huge_pages_exec(argv);
 	for (const pq_command *c = pq_commands; c->name != NULL; c++)
 		if (strcmp(name, c->name) == 0)
