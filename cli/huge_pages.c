@@ -54,22 +54,19 @@ void pq_huge_pages_exec(char **argv)
 {
 #ifdef __GLIBC__
 	const char *old = getenv("GLIBC_TUNABLES");
-	char *saved = old != NULL ? strdup(old) : NULL, *value;
-	size_t len;
+	char *saved = NULL, *value = NULL;
 
 	/* Set already: by the exec below, or by the user, whose choice stands. */
-	if ((old != NULL && strstr(old, TUNABLE) != NULL) || (old != NULL && saved == NULL) ||
-	    !glibc_has_tunable() || !kernel_gives_huge_pages()) {
+	if ((old != NULL && strstr(old, TUNABLE) != NULL) || !glibc_has_tunable() ||
+	    !kernel_gives_huge_pages())
+		return;
+	/* A copy: setenv may free the string old points to. */
+	if ((old != NULL && (saved = strdup(old)) == NULL) ||
+	    asprintf(&value, "%s%s" TUNABLE "=1", saved != NULL ? saved : "",
+		     saved != NULL && saved[0] != '\0' ? ":" : "") < 0) {
 		free(saved);
 		return;
 	}
-	len = (saved != NULL ? strlen(saved) + 1 : 0) + sizeof(TUNABLE "=1");
-	if ((value = malloc(len)) == NULL) {
-		free(saved);
-		return;
-	}
-	snprintf(value, len, "%s%s" TUNABLE "=1", saved != NULL ? saved : "",
-		 saved != NULL && saved[0] != '\0' ? ":" : "");
 	if (setenv("GLIBC_TUNABLES", value, 1) == 0) {
 		execv("/proc/self/exe", argv);
 		/* No exec (no /proc, say): the command runs here, its environment as it was. */
