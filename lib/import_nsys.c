@@ -114,16 +114,19 @@ static int import(nsys_ctx *c)
 	    nsys_import_api_calls(c) != 0 || nsys_import_nvtx(c) != 0 ||
 	    nsys_import_stream_props(c) != 0)
 		return -1;
-	if (nsys_kernel_orphans(c, &orphans) != 0)
-		return -1;
-	if (orphans != PQ_NULL &&
-	    pq_store_set_metadata_int(c->s, "nsys.kernels_without_api_call", orphans, c->err) != 0)
-		return -1;
 	if (nsys_write_skipped(c) != 0 ||
 	    pq_store_set_metadata_int(c->s, "nsys.skipped_rows", c->stats->skipped, c->err) != 0)
 		return -1;
 	if (c->opt != NULL)
 		pq_progress_report(&c->opt->progress, PQ_PHASE_WRITE, c->total, c->total);
+	/* The indexes before the run is finished, so that the helper counts the orphan kernels in
+	 * the export on the second CPU meanwhile (pq_store_finish_run then finds them built). */
+	nsys_prefetch_release(c, nsys_kernel_orphans_sql(c));
+	if (pq_store_build_indexes(c->s, c->err) != 0 || nsys_kernel_orphans(c, &orphans) != 0)
+		return -1;
+	if (orphans != PQ_NULL &&
+	    pq_store_set_metadata_int(c->s, "nsys.kernels_without_api_call", orphans, c->err) != 0)
+		return -1;
 	return pq_store_finish_run(c->s, c->err);
 }
 

@@ -212,10 +212,13 @@ extern const nsys_query nsys_q_kernels, nsys_q_memcpys, nsys_q_memsets, nsys_q_s
 	nsys_q_api_calls, nsys_q_nvtx_events;
 
 /* Starts the n reads, then the nsql queries given as SQL (in that order), on a helper thread,
- * each on a connection of its own, up to their first row. Not an error when it cannot: the reads
- * are then made as they come. */
+ * each on a connection of its own, up to their first row. A query given as SQL waits until it is
+ * released (nsys_prefetch_release) or taken. Not an error when it cannot: the reads are then
+ * made as they come. */
 void nsys_prefetch(nsys_ctx *c, const nsys_query *const *q, int n, const char *const *sql,
 		   int nsql);
+/* Lets the helper start the query sql (and any given as SQL before it) once it is free. */
+void nsys_prefetch_release(nsys_ctx *c, const char *sql);
 /* The started read q (or, q NULL, the started query sql), waited for: 1, *st on a connection of
  * its own and *first_rc its first step's result; or 0. */
 int nsys_prefetch_take(nsys_ctx *c, const nsys_query *q, const char *sql, sqlite3_stmt **st,

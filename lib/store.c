@@ -963,9 +963,11 @@ int pq_store_finish_run(pq_store *s, pq_error *err)
 	if (s->invalid_utf8 > 0 &&
 	    pq_store_set_metadata_int(s, "invalid_utf8_replaced", s->invalid_utf8, err) != 0)
 		return -1;
-	/* Always, not only when this store deferred them: a recording that was killed before it
-	 * could build them leaves the file without, and the next finished run repairs that. */
-	if (pq_store_build_indexes(s, err) != 0)
+	/* Not only when this store deferred them: a recording that was killed before it could
+	 * build them leaves the file without, and the next finished run repairs that. (Built
+	 * already when an importer built them itself, with the run's last metadata to come.) */
+	if ((s->deferred || pq_db_missing_event_indexes(s->db) != 0) &&
+	    pq_store_build_indexes(s, err) != 0)
 		return -1;
 	if (s->late_get != NULL) {
 		const char *v = s->late_get(s->late_ctx, err);
