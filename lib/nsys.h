@@ -62,6 +62,8 @@ typedef struct nsys_ctx {
 
 	/* The big sorted reads, started ahead on other connections (nsys_prefetch.c). */
 	struct nsys_prefetch *prefetch;
+	/* An NSYS_ROWID_IF_BY_THREAD read found out of order: the import is made again, sorted. */
+	int unordered;
 
 	/* Caches for the dimension lookups of the current row: processes and threads by their
 	 * global id, as the NVTX read may interleave them (nsys_order.c); one device. */
@@ -117,6 +119,18 @@ typedef struct nsys_query {
  * and one scan of the columns order names finds the rows already in that order. */
 int nsys_rowid_order(sqlite3 *db, const nsys_query *q);
 
+/* The same test row by row, for an NSYS_ROWID_IF_BY_THREAD read made in rowid order without it
+ * (nsys_prefetch.c): each thread's last row so far. Zero it to begin. */
+typedef struct nsys_order {
+	struct nsys_order_row *slot;
+	size_t cap, n;
+} nsys_order;
+/* Whether the row (start, end, globalTid; their SQLite types and values) comes in order after the
+ * rows given before: 1, or 0 (also when out of memory: the sorted read is then made instead). */
+int nsys_order_next(nsys_order *o, int start_type, int64_t start, int end_type, int64_t end,
+		    int gtid_type, int64_t gtid);
+void nsys_order_free(nsys_order *o);
+
 /* The query's SQL (sqlite3_free it); NULL (and 0 returned) when the table is absent. With
  * str_ids, NSYS_STR columns are their StringIds ids (for nsys_stream, which looks them up). */
 int nsys_select_sql(nsys_ctx *c, const nsys_query *q, int str_ids, char **sql);
@@ -162,6 +176,11 @@ typedef struct nsys_read {
 	struct nsys_stream *stream;   /* stepped on a thread (nsys_stream.c), else NULL */
 	const nsys_cell *row;         /* streamed: the current row's values */
 	const char *texts;            /* and its batch's texts */
+	/* Made in rowid order untested (nsys_prefetch.c): each row is tested here instead, by its
+	 * columns start, end and globalTid, and the first out of order ends the read. */
+	int verify;
+	int order_cols[3];
+	nsys_order order;
 } nsys_read;
 
 /* Opens the read "SELECT <cols> FROM <table> AS t [WHERE where] ORDER BY order"; column i is
@@ -220,9 +239,10 @@ void nsys_prefetch(nsys_ctx *c, const nsys_query *const *q, int n, const char *c
 /* Lets the helper start the query sql (and any given as SQL before it) once it is free. */
 void nsys_prefetch_release(nsys_ctx *c, const char *sql);
 /* The started read q (or, q NULL, the started query sql), waited for: 1, *st on a connection of
- * its own and *first_rc its first step's result; or 0. */
+ * its own and *first_rc its first step's result, *unchecked (when not NULL) 1 for a read made in
+ * rowid order without testing that order first (the reader must); or 0. */
 int nsys_prefetch_take(nsys_ctx *c, const nsys_query *q, const char *sql, sqlite3_stmt **st,
-		       int *first_rc);
+		       int *first_rc, int *unchecked);
 /* Stops the helper and closes its connections (the reads taken must be finalized first). */
 void nsys_prefetch_stop(nsys_ctx *c);
 

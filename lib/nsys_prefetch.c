@@ -33,6 +33,7 @@ typedef struct primed_read {
 	int rc;             /* that step's result */
 	int state;
 	int released;       /* a query given as SQL: it may start (nsys_prefetch_release) */
+	int unchecked;      /* made in rowid order without nsys_rowid_order's scan */
 } primed_read;
 
 struct nsys_prefetch {
@@ -62,7 +63,8 @@ static void prime(struct nsys_prefetch *p, primed_read *r)
 	r->db = db;  /* from here nsys_prefetch_stop can interrupt it */
 	stop = p->stop;
 	pthread_mutex_unlock(&p->mu);
-	if (!stop && sqlite3_prepare_v2(db, r->rowid_sql != NULL && nsys_rowid_order(db, r->q) ?
+	if (!stop && sqlite3_prepare_v2(db, r->unchecked || (r->rowid_sql != NULL &&
+						       nsys_rowid_order(db, r->q)) ?
 					r->rowid_sql : r->sql, -1, &st, NULL) == SQLITE_OK)
 		rc = sqlite3_step(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
@@ -141,11 +143,16 @@ void nsys_prefetch(nsys_ctx *c, const nsys_query *const *q, int n, const char *c
 		r->sql = text;
 		p->n++;
 		by_rowid.order = "t.rowid";
-		if (q[i]->rowid_if != NSYS_SORTED &&
+		if (q[i]->rowid_if != NSYS_SORTED && !c->unordered &&
 		    nsys_select_sql(c, &by_rowid, 1, &r->rowid_sql) != 0) {
 			sqlite3_free(r->rowid_sql);
 			r->rowid_sql = NULL;
 		}
+		/* The NVTX events, in rowid order untested: their reader tests each row instead
+		 * (nsys_read.c), and the import is made again, sorted, if one is out of order. The
+		 * test's own scan was 0.66 s of the helper's CPU in the bench export's first second,
+		 * when both CPUs are busy; in the reader it costs a hash probe a row. */
+		r->unchecked = q[i]->rowid_if == NSYS_ROWID_IF_BY_THREAD && r->rowid_sql != NULL;
 	}
 	c->err = err;
 	for (int i = 0; i < nsql; i++)
@@ -192,12 +199,14 @@ void nsys_prefetch_release(nsys_ctx *c, const char *sql)
 }
 
 int nsys_prefetch_take(nsys_ctx *c, const nsys_query *q, const char *sql, sqlite3_stmt **st,
-		       int *first_rc)
+		       int *first_rc, int *unchecked)
 {
 	struct nsys_prefetch *p = c->prefetch;
 	primed_read *r = NULL;
 	int taken = 0;
 
+	if (unchecked != NULL)
+		*unchecked = 0;
 	if (p == NULL)
 		return 0;
 	pthread_mutex_lock(&p->mu);
@@ -208,6 +217,8 @@ int nsys_prefetch_take(nsys_ctx *c, const nsys_query *q, const char *sql, sqlite
 	if (r != NULL && r->state == READY && r->st != NULL) {
 		*st = r->st;
 		*first_rc = r->rc;
+		if (unchecked != NULL)
+			*unchecked = r->unchecked;
 		r->st = NULL;
 		taken = 1;
 	}

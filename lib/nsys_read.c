@@ -11,6 +11,38 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The columns a read made in rowid order untested is tested by (nsys_order_next). */
+static int order_columns(nsys_read *r, const nsys_query *q)
+{
+	static const char *const names[3] = { "start", "end", "globalTid" };
+
+	for (int k = 0; k < 3; k++) {
+		r->order_cols[k] = -1;
+		for (int i = 0; i < q->ncols && r->order_cols[k] < 0; i++)
+			if (strcmp(q->cols[i].name, names[k]) == 0)
+				r->order_cols[k] = i;
+		if (r->order_cols[k] < 0)
+			return pq_fail(r->c->err, "%s: no %s column to read it in order by",
+				       q->table, names[k]);
+	}
+	return 0;
+}
+
+/* Whether the streamed row comes in the read's order; when not, the import is to be made again
+ * with the read sorted (nsys_ctx.unordered). */
+static int in_order(nsys_read *r)
+{
+	const nsys_cell *s = &r->row[r->order_cols[0]], *e = &r->row[r->order_cols[1]];
+	const nsys_cell *g = &r->row[r->order_cols[2]];
+
+	if (nsys_order_next(&r->order, s->type, s->v.i, e->type, e->v.i, g->type, g->v.i))
+		return 1;
+	r->c->unordered = 1;
+	pq_fail(r->c->err, "%s: rows out of time order within a thread (read again sorted)",
+		r->table);
+	return 0;
+}
+
 int nsys_open_read(nsys_ctx *c, const nsys_query *q, nsys_read *r)
 {
 	nsys_query by_rowid = *q;
@@ -21,17 +53,18 @@ int nsys_open_read(nsys_ctx *c, const nsys_query *q, nsys_read *r)
 	r->c = c;
 	r->table = q->table;
 	r->counted = nsys_counted(q->table);
-	if (nsys_prefetch_take(c, q, NULL, &r->st, &r->first_rc)) {
+	if (nsys_prefetch_take(c, q, NULL, &r->st, &r->first_rc, &r->verify)) {
 		r->stream = nsys_stream_start(r->st, q->cols, q->ncols, r->first_rc);
 		r->first_rc = 0;
 		if (r->stream != NULL)
-			return 0;
+			return r->verify ? order_columns(r, q) : 0;
 		sqlite3_finalize(r->st);  /* its names are ids: read here with their texts */
 		r->st = NULL;
+		r->verify = 0;
 	}
 	by_rowid.order = "t.rowid";
-	if (nsys_select_sql(c, nsys_has_table(c, q->table) && nsys_rowid_order(c->db, q) ?
-			    &by_rowid : q, 0, &text) != 0)
+	if (nsys_select_sql(c, nsys_has_table(c, q->table) && !c->unordered &&
+			    nsys_rowid_order(c->db, q) ? &by_rowid : q, 0, &text) != 0)
 		return -1;
 	if (text == NULL)
 		return 0;
@@ -68,6 +101,10 @@ int nsys_next(nsys_read *r)
 	} else {
 		rc = sqlite3_step(r->st);
 	}
+	if (rc == SQLITE_ROW && r->verify && !in_order(r)) {
+		r->row = NULL;
+		return r->rc = -1;
+	}
 	if (rc == SQLITE_ROW) {
 		if (r->counted && (++c->done & 0xFFFF) == 0 && c->opt != NULL)
 			pq_progress_report(&c->opt->progress, PQ_PHASE_WRITE, c->done, c->total);
@@ -88,6 +125,7 @@ int nsys_close_read(nsys_read *r)
 	int rc = r->st != NULL && r->rc != 0 ? -1 : 0;
 
 	nsys_stream_stop(r->stream);
+	nsys_order_free(&r->order);
 	sqlite3_finalize(r->st);
 	r->stream = NULL;
 	r->st = NULL;

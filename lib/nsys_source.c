@@ -150,7 +150,7 @@ int nsys_query_int(nsys_ctx *c, const char *sql, int64_t dflt, int64_t *out)
 	int rc;
 
 	*out = dflt;
-	if (!nsys_prefetch_take(c, NULL, sql, &st, &rc)) { /* else answered ahead (nsys_prefetch.c) */
+	if (!nsys_prefetch_take(c, NULL, sql, &st, &rc, NULL)) { /* else answered ahead (nsys_prefetch.c) */
 		if (sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) != SQLITE_OK)
 			return db_fail(c, "cannot query the export");
 		rc = sqlite3_step(st);

@@ -82,6 +82,7 @@ struct pq_store {
 	int64_t pending_rows;     /* rows in the open transaction */
 	int in_txn;
 	int64_t expect_rows;      /* pq_store_expect_rows() for the next run */
+	int64_t run_expect_rows;  /* ...as the open run was begun with: an aborted one's retry */
 	int keep_partial;         /* pq_store_rows_fill_no_partial_index() for the next run */
 	int deferred;             /* the event indexes were dropped by this store */
 	int lock_fd;              /* holds the open run's lock (runlock.h), -1 when none */
@@ -817,6 +818,7 @@ int pq_store_begin_run(pq_store *s, const pq_run_info *info, int64_t *run_id, pq
 	if (s->expect_rows > 0 && pq_db_event_rows(s->db) <= s->expect_rows &&
 	    pq_store_defer_indexes(s, err) != 0)
 		return -1;
+	s->run_expect_rows = s->expect_rows;
 	s->expect_rows = 0;
 	s->keep_partial = 0;
 	if (s->batch_rows < 0)
@@ -1025,8 +1027,10 @@ int pq_store_abort_run(pq_store *s, pq_error *err)
 	pq_map_free(&s->dims);
 	if (s->batch_rows < 0) {
 		/* One transaction held the whole run (its row, an index drop, added tables): the
-		 * rollback took all of it, and deleting would only touch tables it may have removed. */
+		 * rollback took all of it, and deleting would only touch tables it may have removed.
+		 * An importer that begins the run again (read another way) expects its rows again. */
 		s->deferred = 0;
+		s->expect_rows = s->run_expect_rows;
 		release_run(s);
 		return 0;
 	}

@@ -1,6 +1,7 @@
 #!/bin/sh
 # An export's NVTX events are read in rowid order when each thread's are already in the order the
-# push/pop stacks need (lib/nsys_order.c), the threads interleaved; else sorted. Both reads give
+# push/pop stacks need (lib/nsys_order.c), the threads interleaved; else sorted (the import is begun
+# again when a row read in rowid order breaks it). Both reads give
 # the same ranges: the h100 export as it is (time order, read in rowid order) against a copy of it
 # whose NVTX rows are scrambled (read sorted) and one whose threads are stored one after the
 # other (rowid order again, not interleaved). Compared by content: write order and ids differ.
@@ -54,5 +55,20 @@ outer|0|-" "one start, the inner range stored first: still inside the outer one"
 is "$(sqlite "$TMP/all.db" "SELECT count(*) FROM ranges c JOIN ranges p ON p.id = c.parent_id
 	WHERE p.run_id <> c.run_id OR p.thread_id <> c.thread_id")" "0" \
 	"every parent is of the same run and thread"
+
+# The reads are made in rowid order untested and tested row by row (lib/nsys_read.c): an export
+# in order is written once, one out of order is begun again, sorted, from the row that breaks it
+# (the scrambled copy's first rows; the ties copy's last two), and the first try leaves nothing.
+writes() {
+	rm -f "$TMP/one.db"
+	"$PROFQ" import --progress -o "$TMP/one.db" "$1" 2>&1 | tr '\r' '\n' | grep -c 'writing 0%'
+}
+is "$(writes "$f") $(writes "$TMP/by_thread.sqlite")" "1 1" "in order: written once"
+is "$(writes "$TMP/scrambled.sqlite") $(writes "$TMP/ties.sqlite")" "2 2" \
+	"out of order: begun again, sorted"
+is "$(sqlite "$TMP/all.db" "SELECT count(*), max(id), sum(status = 'complete') FROM runs")" \
+	"4|4|4" "a run each, nothing of the first tries left"
+is "$(sqlite "$TMP/all.db" "SELECT group_concat(n, ' ') FROM (SELECT count(*) AS n FROM ranges
+	GROUP BY run_id ORDER BY run_id)")" "16782 16782 16782 16784" "each run's ranges once"
 
 done_testing
