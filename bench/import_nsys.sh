@@ -76,10 +76,16 @@ echo "wall:    min $(ms "$(best "$tmp/head")") ms, median $(ms "$(med "$tmp/head
 echo "rate:    $rate rows/s written (median run; target 550000), $(( rows * 1000000 / $(best "$tmp/head") )) best"
 echo "ceiling: sqlite3 copying $tables ($copied rows) into a new file, in turn with the imports:"
 echo "         min $(ms "$(best "$tmp/copy")") ms, median $(ms "$(med "$tmp/copy")") ms, max $(ms "$(worst "$tmp/copy")") ms = $copy_rate rows/s"
-echo "share:   the import at $(( rate * 1000 / copy_rate / 10 )).$(( rate * 1000 / copy_rate % 10 )) % of that copy's rows/s (the issue's target: 550 k of 2.2 M = 25.0 %; at its filing 186 k = 8.5 %)"
+# per-round ratios (the two measured within seconds of each other), their median
+paste "$tmp/copy" "$tmp/head" | awk -v r="$rows" -v c="$copied" \
+	'{ printf "%d\n", (r / $2) / (c / $1) * 1000 }' >"$tmp/share"
+echo "share:   the import at $(( rate * 1000 / copy_rate / 10 )).$(( rate * 1000 / copy_rate % 10 )) % of that copy's rows/s at the medians, $(( $(med "$tmp/share") / 10 )).$(( $(med "$tmp/share") % 10 )) % at the median of the rounds' own (per round: $(tr '\n' ' ' <"$tmp/share")per mille)"
+echo "         (the issue's target: 550 k of 2.2 M = 25.0 %; at its filing 186 k = 8.5 %)"
 if [ -n "$base" ]; then
 	b=$(med "$tmp/base")
 	x100=$(( b * 100 / $(med "$tmp/head") ))
 	echo "base:    $base: min $(ms "$(best "$tmp/base")") ms, median $(ms "$b") ms, max $(ms "$(worst "$tmp/base")") ms; peak RSS $(( $(cat "$tmp"/rss.base.* | sort -n | tail -1) / 1024 )) MB"
-	echo "speedup: $(( x100 / 100 )).$(printf '%02d' $(( x100 % 100 )))x the base at the medians (the issue's target: 3x the build of its filing)"
+	paste "$tmp/base" "$tmp/head" | awk '{ printf "%d\n", $1 * 100 / $2 }' >"$tmp/speedup"
+	r100=$(med "$tmp/speedup")
+	echo "speedup: $(( x100 / 100 )).$(printf '%02d' $(( x100 % 100 )))x the base at the medians, $(( r100 / 100 )).$(printf '%02d' $(( r100 % 100 )))x at the median of the rounds' own (the issue's target: 3x the build of its filing)"
 fi
