@@ -62,7 +62,8 @@ typedef struct nsys_ctx {
 
 	/* The big sorted reads, started ahead on other connections (nsys_prefetch.c). */
 	struct nsys_prefetch *prefetch;
-	/* An NSYS_ROWID_IF_BY_THREAD read found out of order: the import is made again, sorted. */
+	/* An NSYS_ROWID_IF_BY_THREAD read (the NVTX events) was found out of order in rowid order:
+	 * the import is made again with the flag set, and such reads sorted. */
 	int unordered;
 
 	/* Caches for the dimension lookups of the current row: processes and threads by their

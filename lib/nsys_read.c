@@ -56,14 +56,19 @@ int nsys_open_read(nsys_ctx *c, const nsys_query *q, nsys_read *r)
 	if (nsys_prefetch_take(c, q, NULL, &r->st, &r->first_rc, &r->verify)) {
 		r->stream = nsys_stream_start(r->st, q->cols, q->ncols, r->first_rc);
 		r->first_rc = 0;
+		if (r->stream != NULL && r->verify && order_columns(r, q) != 0) {
+			nsys_close_read(r);
+			return -1;
+		}
 		if (r->stream != NULL)
-			return r->verify ? order_columns(r, q) : 0;
+			return 0;
 		sqlite3_finalize(r->st);  /* its names are ids: read here with their texts */
 		r->st = NULL;
 		r->verify = 0;
 	}
 	by_rowid.order = "t.rowid";
-	if (nsys_select_sql(c, nsys_has_table(c, q->table) && !c->unordered &&
+	if (nsys_select_sql(c, nsys_has_table(c, q->table) &&
+			    !(c->unordered && q->rowid_if == NSYS_ROWID_IF_BY_THREAD) &&
 			    nsys_rowid_order(c->db, q) ? &by_rowid : q, 0, &text) != 0)
 		return -1;
 	if (text == NULL)

@@ -150,7 +150,8 @@ int nsys_query_int(nsys_ctx *c, const char *sql, int64_t dflt, int64_t *out)
 	int rc;
 
 	*out = dflt;
-	if (!nsys_prefetch_take(c, NULL, sql, &st, &rc, NULL)) { /* else answered ahead (nsys_prefetch.c) */
+	/* answered ahead when the helper was given it (nsys_prefetch.c) */
+	if (!nsys_prefetch_take(c, NULL, sql, &st, &rc, NULL)) {
 		if (sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) != SQLITE_OK)
 			return db_fail(c, "cannot query the export");
 		rc = sqlite3_step(st);
@@ -273,9 +274,10 @@ int nsys_scan(nsys_ctx *c)
 
 	/* The progress total: each table's largest rowid, one B-tree descent (exact for an export,
 	 * whose rows are never deleted, else above the count; counting walked every page, 0.1 s of
-	 * the bench export before the first row was written). A damaged page is met by the read that reaches it, and the run, written in
-	 * one transaction, is rolled back; so are rows with bad times, which the mappers find
-	 * (nsys_bad_row; looking for them here was a second scan, 0.5 s of 2.5 M rows). */
+	 * the bench export before the first row was written). A damaged page is met by the read
+	 * that reaches it, and the run, written in one transaction, is rolled back; so are rows
+	 * with bad times, which the mappers find (nsys_bad_row; looking for them here was a second
+	 * scan, 0.5 s of 2.5 M rows). */
 	for (size_t i = 0; i < sizeof(counted) / sizeof(counted[0]); i++) {
 		char sql[512];
 

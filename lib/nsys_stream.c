@@ -150,8 +150,9 @@ static int copy_row(struct nsys_stream *s, batch *b)
 }
 
 /* Fills b from the statement; sets b->rc when the read ends in it. The counts are kept in a
- * copy here and stored once a batch: stored a row, they shared cache lines with what the importer
- * reads a row (its batch's count, the stream's ncols) and made it miss on each (~4 % of its time). */
+ * copy here and stored once a batch: stored a row, they shared cache lines with what the
+ * importer reads a row (its batch's count, the stream's ncols), and it missed on each (~4 % of
+ * its time). */
 static void fill(struct nsys_stream *s, batch *b)
 {
 	batch w = *b;
