@@ -1,10 +1,10 @@
 #!/bin/sh
 # An export's NVTX events are read in rowid order when each thread's are already in the order the
-# push/pop stacks need (lib/nsys_order.c), the threads interleaved; else sorted (the import is begun
-# again when a row read in rowid order breaks it). Both reads give
-# the same ranges: the h100 export as it is (time order, read in rowid order) against a copy of it
-# whose NVTX rows are scrambled (read sorted) and one whose threads are stored one after the
-# other (rowid order again, not interleaved). Compared by content: write order and ids differ.
+# push/pop stacks need (lib/nsys_order.c), the threads interleaved; else sorted (the import is
+# begun again once a row read in rowid order breaks that order). Both reads give the same ranges:
+# the h100 export as it is (time order, read in rowid order) against a copy of it whose NVTX rows
+# are scrambled (read sorted) and one whose threads are stored one after the other (rowid order
+# again, not interleaved). Compared by content: write order and ids differ.
 . "${0%/*}/../lib.sh"
 
 f=$DATA/nsys/h100_2gpu_1s.sqlite
@@ -57,8 +57,9 @@ is "$(sqlite "$TMP/all.db" "SELECT count(*) FROM ranges c JOIN ranges p ON p.id 
 	"every parent is of the same run and thread"
 
 # The reads are made in rowid order untested and tested row by row (lib/nsys_read.c): an export
-# in order is written once, one out of order is begun again, sorted, from the row that breaks it
-# (the scrambled copy's first rows; the ties copy's last two), and the first try leaves nothing.
+# in order is written once; one out of order is begun again, sorted, at the first row that breaks
+# the order (among the scrambled copy's first rows; the ties copy's last), and the first try
+# leaves nothing behind.
 writes() {
 	rm -f "$TMP/one.db"
 	"$PROFQ" import --progress -o "$TMP/one.db" "$1" 2>&1 | tr '\r' '\n' | grep -c 'writing 0%'
