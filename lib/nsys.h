@@ -119,6 +119,9 @@ typedef struct nsys_query {
 /* Whether read q may be made in rowid order on db (nsys_order.c): 1 when q->rowid_if allows it
  * and one scan of the columns order names finds the rows already in that order. */
 int nsys_rowid_order(sqlite3 *db, const nsys_query *q);
+/* Whether this import may try read q in rowid order at all: q->rowid_if allows it, and it is not
+ * an NVTX read of an import begun again because those rows were found out of order. */
+int nsys_rowid_allowed(const nsys_ctx *c, const nsys_query *q);
 
 /* The same test row by row, for an NSYS_ROWID_IF_BY_THREAD read made in rowid order without it
  * (nsys_prefetch.c): each thread's last row so far. Zero it to begin. */

@@ -93,6 +93,12 @@ void nsys_order_free(nsys_order *o)
 	memset(o, 0, sizeof(*o));
 }
 
+int nsys_rowid_allowed(const nsys_ctx *c, const nsys_query *q)
+{
+	return q->rowid_if != NSYS_SORTED &&
+	       !(c->unordered && q->rowid_if == NSYS_ROWID_IF_BY_THREAD);
+}
+
 int nsys_rowid_order(sqlite3 *db, const nsys_query *q)
 {
 	int by_thread = q->rowid_if == NSYS_ROWID_IF_BY_THREAD;

@@ -143,8 +143,7 @@ void nsys_prefetch(nsys_ctx *c, const nsys_query *const *q, int n, const char *c
 		r->sql = text;
 		p->n++;
 		by_rowid.order = "t.rowid";
-		if (q[i]->rowid_if != NSYS_SORTED &&
-		    !(c->unordered && q[i]->rowid_if == NSYS_ROWID_IF_BY_THREAD) &&
+		if (nsys_rowid_allowed(c, q[i]) &&
 		    nsys_select_sql(c, &by_rowid, 1, &r->rowid_sql) != 0) {
 			sqlite3_free(r->rowid_sql);
 			r->rowid_sql = NULL;

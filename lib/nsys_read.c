@@ -67,8 +67,7 @@ int nsys_open_read(nsys_ctx *c, const nsys_query *q, nsys_read *r)
 		r->verify = 0;
 	}
 	by_rowid.order = "t.rowid";
-	if (nsys_select_sql(c, nsys_has_table(c, q->table) &&
-			    !(c->unordered && q->rowid_if == NSYS_ROWID_IF_BY_THREAD) &&
+	if (nsys_select_sql(c, nsys_has_table(c, q->table) && nsys_rowid_allowed(c, q) &&
 			    nsys_rowid_order(c->db, q) ? &by_rowid : q, 0, &text) != 0)
 		return -1;
 	if (text == NULL)
