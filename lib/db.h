@@ -67,7 +67,8 @@ int pq_db_check_writable(sqlite3 *db, const char *path, pq_error *err);
 int pq_db_refresh_views(sqlite3 *db, pq_error *err);
 
 /* Everything a writer brings up to date before its run's first row, in the caller's transaction:
- * missing tables, the runs table's status values, the views (db_upgrade.c). */
+ * missing tables, the runs table's status values, the views, the retired indexes dropped
+ * (db_upgrade.c). */
 int pq_db_upgrade(sqlite3 *db, pq_error *err);
 
 /* Runs whose writers are gone, closed by pq_db_repair_runs (db_repair.c). */

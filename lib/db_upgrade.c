@@ -2,9 +2,10 @@
  *
  * Additions that keep the version: tables and views (readers treat a missing table as no rows and
  * get a missing view as a TEMP view of their own connection, so the file is not written), the
- * 'aborted' run status, and views whose text changed. A writer brings the file up to date before
- * its run's first row (inside that transaction, so a failed import leaves no trace). The
- * statements come from the embedded schema/schema.sql and schema/views.sql, their one definition.
+ * 'aborted' run status, and views whose text changed; and a removal, the retired indexes. A
+ * writer brings the file up to date before its run's first row (inside that transaction, so a
+ * failed import leaves no trace). The statements come from the embedded schema/schema.sql and
+ * schema/views.sql, their one definition.
  */
 #include "db.h"
 
@@ -190,9 +191,29 @@ static int upgrade_runs_status(sqlite3 *db, pq_error *err)
 	return rc;
 }
 
+/* Indexes the schema once had and no query used (docs/schema.md, Indexes). A bulk load drops and
+ * builds again only the schema's indexes, so in an older file these would be kept up to date row
+ * by row at every import. */
+static const char *const retired_indexes[] = {
+	"kernels_device_time", "api_calls_thread_time", "ranges_thread_time",
+};
+
+static int drop_retired_indexes(sqlite3 *db, pq_error *err)
+{
+	char sql[128];
+
+	for (size_t i = 0; i < sizeof(retired_indexes) / sizeof(retired_indexes[0]); i++) {
+		snprintf(sql, sizeof(sql), "DROP INDEX IF EXISTS main.\"%s\"", retired_indexes[i]);
+		if (pq_db_exec(db, sql, "cannot drop a retired index", err) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 int pq_db_upgrade(sqlite3 *db, pq_error *err)
 {
-	if (pq_db_add_missing_tables(db, err) != 0 || upgrade_runs_status(db, err) != 0)
+	if (pq_db_add_missing_tables(db, err) != 0 || upgrade_runs_status(db, err) != 0 ||
+	    drop_retired_indexes(db, err) != 0)
 		return -1;
 	return pq_db_refresh_views(db, err);
 }

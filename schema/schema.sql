@@ -530,15 +530,15 @@ CREATE TABLE hta_comm_overlap (
   overlap_ns      INTEGER
 );
 
--- Indexes: time-range scans per run, per-thread/per-device sweeps, correlation and external-id
--- joins (kernel -> launching call -> enclosing op), and the run_id lookups that deleting a run
--- needs.
+-- Indexes: time-range scans per run, correlation and external-id joins (kernel -> launching
+-- call -> enclosing op), name lookups, and the run_id lookups that deleting a run needs. Each one
+-- is built at every import, so each serves a report; the per-thread and per-device ones that
+-- none used are retired (docs/schema.md, Indexes; lib/db_upgrade.c drops them from older files).
 
 CREATE INDEX processes_run         ON processes (run_id);
 CREATE INDEX threads_run           ON threads (run_id);
 CREATE INDEX nvtx_categories_run   ON nvtx_categories (run_id);
 CREATE INDEX kernels_run_time      ON kernels (run_id, start_ns);
-CREATE INDEX kernels_device_time   ON kernels (device_id, start_ns);
 CREATE INDEX kernels_correlation   ON kernels (process_id, correlation_id);
 CREATE INDEX kernels_external      ON kernels (external_id) WHERE external_id IS NOT NULL;
 -- top-kernels' default grouping (the demangled name) in key order, so the report aggregates
@@ -554,11 +554,9 @@ CREATE INDEX memcpys_correlation   ON memcpys (process_id, correlation_id);
 CREATE INDEX memsets_run_time      ON memsets (run_id, start_ns);
 CREATE INDEX memsets_correlation   ON memsets (process_id, correlation_id);
 CREATE INDEX api_calls_run_time    ON api_calls (run_id, start_ns);
-CREATE INDEX api_calls_thread_time ON api_calls (thread_id, start_ns);
 CREATE INDEX api_calls_correlation ON api_calls (process_id, correlation_id);
 CREATE INDEX api_calls_external    ON api_calls (external_id) WHERE external_id IS NOT NULL;
 CREATE INDEX ranges_run_time       ON ranges (run_id, start_ns);
-CREATE INDEX ranges_thread_time    ON ranges (thread_id, start_ns);
 CREATE INDEX ranges_external       ON ranges (external_id) WHERE external_id IS NOT NULL;
 CREATE INDEX ranges_name           ON ranges (name_id);
 CREATE INDEX marks_run_time        ON marks (run_id, ts_ns);

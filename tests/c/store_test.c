@@ -699,6 +699,58 @@ static void test_added_tables(void)
 	is_int(query_int(path, "SELECT handle FROM cuda_names"), 42, "and reads back");
 }
 
+/* A file written while the schema still had the per-thread and per-device indexes (docs/schema.md,
+ * Indexes) loses them with its next run, inside that run's transaction; its rows stay, and no
+ * index of this schema goes missing. */
+static void test_retired_indexes(void)
+{
+	const char *path = path_in("retired.db");
+	const char *retired = "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN "
+			      "('kernels_device_time', 'api_calls_thread_time', 'ranges_thread_time')";
+	pq_store *s;
+	pq_error err;
+	pq_run_info run;
+	pq_range r;
+	sqlite3 *db;
+
+	pq_run_info_init(&run);
+	run.source = "older";
+	pq_store_open(path, 0, &s, &err);
+	pq_store_begin_run(s, &run, NULL, &err);
+	pq_range_init(&r);
+	r.start_ns = 10;
+	r.end_ns = 20;
+	r.kind = PQ_RANGE_NVTX_PUSH_POP;
+	r.name = "kept";
+	ok(pq_store_range(s, &r, NULL, &err) == 0 && pq_store_finish_run(s, &err) == 0,
+	   "a run with a range");
+	pq_store_close(s);
+	sqlite3_open(path, &db);
+	sqlite3_exec(db, "CREATE INDEX kernels_device_time ON kernels (device_id, start_ns);"
+		     "CREATE INDEX api_calls_thread_time ON api_calls (thread_id, start_ns);"
+		     "CREATE INDEX ranges_thread_time ON ranges (thread_id, start_ns)",
+		     NULL, NULL, NULL);
+	sqlite3_close(db);
+	is_int(query_int(path, retired), 3, "a file with the three retired indexes, as written before");
+
+	pq_store_open(path, -1, &s, &err);
+	pq_store_begin_run(s, &run, NULL, &err);
+	ok(pq_store_abort_run(s, &err) == 0, "a one-transaction run in it aborts cleanly");
+	pq_store_close(s);
+	is_int(query_int(path, retired), 3, "and drops nothing");
+
+	pq_store_open(path, 0, &s, &err);
+	ok(pq_store_begin_run(s, &run, NULL, &err) == 0, "a run begins in the older file");
+	is_int(query_int(path, retired), 0, "and the retired indexes are gone");
+	ok(pq_store_finish_run(s, &err) == 0, "the run finishes");
+	pq_store_close(s);
+	sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL);
+	is_int(pq_db_missing_event_indexes(db), 0, "with every index of the schema there");
+	sqlite3_close(db);
+	is_int(query_int(path, "SELECT count(*) FROM ranges WHERE start_ns = 10 AND end_ns = 20"), 1,
+	       "the first run's range is still there");
+}
+
 /* Two connections (as two recorded processes) write into one run; ranges open and close later. */
 /* A run written in one transaction (batch_rows < 0, as profq import) gets its span from the rows
  * the store saw; one written in batches, from SQL over the tables. Both must be the first start and
@@ -911,6 +963,7 @@ int main(void)
 	test_partial_indexes_kept();
 	test_indexes_sorted_in_runs();
 	test_added_tables();
+	test_retired_indexes();
 	test_attach_and_range_end();
 	test_span_from_rows();
 	test_refusals();
