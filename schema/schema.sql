@@ -531,9 +531,10 @@ CREATE TABLE hta_comm_overlap (
 );
 
 -- Indexes: time-range scans per run, correlation and external-id joins (kernel -> launching
--- call -> enclosing op), name lookups, and the run_id lookups that deleting a run needs. Each one
--- is built at every import, so each serves a report; the per-thread and per-device ones that
--- none used are retired (docs/schema.md, Indexes; lib/db_upgrade.c drops them from older files).
+-- call -> enclosing op), name lookups, and the run_id lookups that deleting a run needs. Every
+-- import builds each one, so each is here for the queries that use it; the per-thread and
+-- per-device ones none used are retired (docs/schema.md, Indexes; lib/db_upgrade.c drops them
+-- from older files).
 
 CREATE INDEX processes_run         ON processes (run_id);
 CREATE INDEX threads_run           ON threads (run_id);
