@@ -657,6 +657,21 @@ static void test_indexes_sorted_in_runs(void)
 	sqlite3_close(db);
 }
 
+/* Begins run in a one-transaction store on path and aborts it: pq_store_abort_run's result. An
+ * older file must come out of it as it went in. */
+static int abort_one_run(const char *path, const pq_run_info *run)
+{
+	pq_store *s;
+	pq_error err;
+	int rc;
+
+	pq_store_open(path, -1, &s, &err);
+	pq_store_begin_run(s, run, NULL, &err);
+	rc = pq_store_abort_run(s, &err);
+	pq_store_close(s);
+	return rc;
+}
+
 /* A file written before cuda_names existed (same schema version) gets the table with its next run,
  * inside that run's transaction. */
 static void test_added_tables(void)
@@ -678,10 +693,7 @@ static void test_added_tables(void)
 
 	pq_run_info_init(&run);
 	run.source = "older";
-	pq_store_open(path, -1, &s, &err);
-	pq_store_begin_run(s, &run, NULL, &err);
-	ok(pq_store_abort_run(s, &err) == 0, "a one-transaction run in it aborts cleanly");
-	pq_store_close(s);
+	ok(abort_one_run(path, &run) == 0, "a one-transaction run in it aborts cleanly");
 	is_int(query_int(path, has), 0, "and adds nothing");
 
 	pq_store_open(path, 0, &s, &err);
@@ -733,10 +745,7 @@ static void test_retired_indexes(void)
 	sqlite3_close(db);
 	is_int(query_int(path, retired), 3, "a file with the three retired indexes, as written before");
 
-	pq_store_open(path, -1, &s, &err);
-	pq_store_begin_run(s, &run, NULL, &err);
-	ok(pq_store_abort_run(s, &err) == 0, "a one-transaction run in it aborts cleanly");
-	pq_store_close(s);
+	ok(abort_one_run(path, &run) == 0, "a one-transaction run in it aborts cleanly");
 	is_int(query_int(path, retired), 3, "and drops nothing");
 
 	pq_store_open(path, 0, &s, &err);
